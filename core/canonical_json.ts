@@ -1,0 +1,39 @@
+/**
+ * Canonical JSON: object keys sorted at every depth, no insignificant space.
+ *
+ * @module
+ */
+
+/**
+ * Serialise a JSON value with sorted keys, so equal values give equal text.
+ *
+ * @example
+ * ```ts
+ * import { canonicalJson } from "./canonical_json.ts";
+ * console.log(canonicalJson({ b: 1, a: [true, null] })); // '{"a":[true,null],"b":1}'
+ * ```
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value, new Set()));
+}
+
+function sortKeys(value: unknown, seen: Set<unknown>): unknown {
+  if (value === null || typeof value !== "object") {
+    if (typeof value === "bigint") return value.toString();
+    if (typeof value === "number" && !Number.isFinite(value)) return String(value);
+    return value;
+  }
+  if (seen.has(value)) throw new TypeError("Cannot serialise a value that contains itself");
+  seen.add(value);
+  try {
+    if (Array.isArray(value)) return value.map((item) => sortKeys(item === undefined ? null : item, seen));
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const item = (value as Record<string, unknown>)[key];
+      if (item !== undefined && typeof item !== "function") sorted[key] = sortKeys(item, seen);
+    }
+    return sorted;
+  } finally {
+    seen.delete(value);
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Call fingerprints: the identity of one exact tool call.
+ *
+ * @module
+ */
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
+import { canonicalJson } from "./canonical_json.ts";
+
+/**
+ * The sha256 (hex) of the canonical JSON of `{tool, args}`. Any change to the
+ * tool or to any argument gives a different fingerprint.
+ *
+ * @example
+ * ```ts
+ * import { fingerprintCall } from "./fingerprint.ts";
+ * const a = fingerprintCall("send_email", { to: "a@corp.example" });
+ * const b = fingerprintCall("send_email", { to: "b@corp.example" });
+ * console.log(a.length, a === b); // 64 false
+ * ```
+ */
+export function fingerprintCall(tool: string, args: unknown): string {
+  return bytesToHex(sha256(new TextEncoder().encode(canonicalJson({ tool, args }))));
+}

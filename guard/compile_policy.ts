@@ -1,0 +1,388 @@
+/**
+ * Validate and compile a parsed policy object into a {@linkcode Policy}.
+ *
+ * @module
+ */
+import type * as z from "zod";
+import { type Label, makeLabel } from "../core/label.ts";
+import { PolicyError, type PolicyIssue } from "../core/errors.ts";
+import { isGapCode, WAIVABLE_GAP_CODES } from "./gap.ts";
+import type {
+  AnswerSchema,
+  ApproverPolicy,
+  ArgRule,
+  CastPolicy,
+  Catalogue,
+  FieldSpec,
+  OutputSpec,
+  Policy,
+  Recipient,
+  ToolPolicy,
+} from "./policy.ts";
+import {
+  KNOWN_KEYS,
+  policySchema,
+  type RawField,
+  type RawLabelRef,
+  type RawPolicy,
+  type RawTool,
+} from "./_policy_schema.ts";
+
+/**
+ * Validate a parsed policy object strictly and compile it. Throws
+ * {@linkcode PolicyError} listing every issue with its path and a fix hint.
+ *
+ * @example
+ * ```ts
+ * import { compilePolicy } from "./compile_policy.ts";
+ * const policy = compilePolicy({ version: 1, tools: { read_inbox: { output: "untrusted" } } }, "inline");
+ * console.log(policy.tools.read_inbox.output.kind); // "label"
+ * ```
+ */
+export function compilePolicy(raw: unknown, source = "policy"): Policy {
+  const parsed = policySchema.safeParse(raw, { reportInput: true });
+  if (!parsed.success) {
+    throw new PolicyError(
+      source,
+      parsed.error.issues.flatMap((issue) => zodIssueToPolicyIssues(issue, [])),
+    );
+  }
+  const compiler = new Compiler(parsed.data);
+  const policy = compiler.compile(source);
+  if (compiler.issues.length) throw new PolicyError(source, compiler.issues);
+  return policy;
+}
+
+function zodIssueToPolicyIssues(issue: z.core.$ZodIssue, prefix: readonly PropertyKey[]): PolicyIssue[] {
+  const fullPath = [...prefix, ...issue.path];
+  const path = fullPath.map(String).join(".");
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys.map((key) => ({
+      path: path ? `${path}.${key}` : key,
+      message: `unknown key "${key}"`,
+      hint: suggest(key, KNOWN_KEYS) ?? "remove it; see the policy reference in README.md",
+    }));
+  }
+  if (issue.code === "invalid_union") {
+    // Report the branch that got furthest, so the hint is about what the author meant.
+    const branches = issue.errors.map((branch) => branch.flatMap((inner) => zodIssueToPolicyIssues(inner, fullPath)));
+    const best = branches.sort((a, b) => depth(b) - depth(a))[0];
+    if (best && depth(best) > path.split(".").length) return best;
+    return [{ path, message: `unexpected value ${describe(issue.input)}`, hint: unionHint(path) }];
+  }
+  if (issue.code === "invalid_value") {
+    return [{
+      path,
+      message: `invalid value ${describe(issue.input)}`,
+      hint: `use one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`,
+    }];
+  }
+  if (issue.code === "invalid_type") {
+    return [{
+      path,
+      message: issue.input === undefined
+        ? "missing required key"
+        : `expected ${issue.expected}, got ${describe(issue.input)}`,
+      hint: issue.input === undefined ? `add "${String(fullPath.at(-1))}"` : `write a ${issue.expected} here`,
+    }];
+  }
+  return [{ path, message: issue.message, hint: "see the policy reference in README.md" }];
+}
+
+function depth(issues: PolicyIssue[]): number {
+  return Math.max(0, ...issues.map((issue) => issue.path.split(".").length));
+}
+
+function unionHint(path: string): string {
+  const last = path.split(".").at(-1) ?? "";
+  if (last === "output" || path.endsWith("output")) {
+    return 'write "trusted", "untrusted", "unlabelled", a label name, {readers, trust} or {catalogue: NAME}';
+  }
+  if (path.includes(".fields.")) return 'write "bool", {int: {min, max}} or {enum: [...]}';
+  if (path.includes(".recipients.")) return "write a group name or {arg: ARGUMENT}";
+  return "see the policy reference in README.md";
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return "nothing";
+  const text = JSON.stringify(value);
+  return text && text.length > 40 ? `${text.slice(0, 37)}...` : String(text);
+}
+
+/** The closest known word, if it is close enough to be a typo. */
+function suggest(word: string, candidates: readonly string[]): string | undefined {
+  let best: [string, number] | undefined;
+  for (const candidate of candidates) {
+    const distance = editDistance(word.toLowerCase(), candidate);
+    if (!best || distance < best[1]) best = [candidate, distance];
+  }
+  return best && best[1] <= Math.max(1, Math.floor(word.length / 3)) ? `did you mean "${best[0]}"?` : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length];
+}
+
+class Compiler {
+  readonly issues: PolicyIssue[] = [];
+  readonly #raw: RawPolicy;
+  readonly #groups: readonly string[];
+  readonly #unknownGroup: string;
+  #labels: Record<string, Label> = {};
+
+  constructor(raw: RawPolicy) {
+    this.#raw = raw;
+    this.#unknownGroup = raw.readers?.unknown ?? "public";
+    const declared = raw.readers?.groups ?? [this.#unknownGroup];
+    this.#groups = [...new Set(declared)].sort();
+    if (!this.#groups.includes(this.#unknownGroup)) {
+      this.#issue(
+        raw.readers?.unknown ? "readers.unknown" : "readers.groups",
+        `the unknown-address group "${this.#unknownGroup}" is not in readers.groups`,
+        `add "${this.#unknownGroup}" to readers.groups, or set readers.unknown to one of ${this.#list(this.#groups)}`,
+      );
+    }
+  }
+
+  compile(source: string): Policy {
+    const raw = this.#raw;
+    const top = makeLabel(this.#groups, "trusted");
+    for (const [name, spec] of Object.entries(raw.labels ?? {})) {
+      if (["all", "trusted", "untrusted", "attested", "suspicious", "unlabelled"].includes(name)) {
+        this.#issue(`labels.${name}`, `"${name}" is a reserved word`, "choose another label name");
+      }
+      this.#labels[name] = this.#label(spec, `labels.${name}`);
+    }
+    const directory: Record<string, string> = {};
+    for (const [address, group] of Object.entries(raw.readers?.directory ?? {})) {
+      this.#group(group, `readers.directory.${address}`);
+      directory[address.trim().toLowerCase()] = group;
+    }
+    const catalogues: Record<string, Catalogue> = {};
+    for (const [name, spec] of Object.entries(raw.catalogues ?? {})) {
+      const entries: Record<string, Label> = {};
+      for (const [key, ref] of Object.entries(spec.entries)) {
+        entries[key] = this.#labelRef(ref, `catalogues.${name}.entries.${key}`);
+      }
+      catalogues[name] = Object.freeze({ key: spec.key, entries: Object.freeze(entries) });
+    }
+    const approvers: Record<string, ApproverPolicy> = {};
+    for (const [name, spec] of Object.entries(raw.approvers ?? {})) {
+      if (name === "user") {
+        this.#issue(
+          "approvers.user",
+          `"user" is reserved for the user's own confirmation`,
+          "choose another approver name",
+        );
+      }
+      spec.mandate.forEach((code, i) => {
+        if (!isGapCode(code) || code === "guard-error") {
+          this.#issue(
+            `approvers.${name}.mandate.${i}`,
+            `unknown gap kind "${code}"`,
+            suggest(code.replaceAll("_", "-"), WAIVABLE_GAP_CODES) ?? `use one of ${this.#list(WAIVABLE_GAP_CODES)}`,
+          );
+        }
+      });
+      approvers[name] = Object.freeze({ mandate: Object.freeze(spec.mandate.filter(isGapCode)) });
+    }
+    const tools: Record<string, ToolPolicy> = {};
+    for (const [name, spec] of Object.entries(raw.tools ?? {})) tools[name] = this.#tool(name, spec ?? {}, catalogues);
+    const schemas: Record<string, AnswerSchema> = {};
+    for (const [name, spec] of Object.entries(raw.schemas ?? {})) {
+      const fields: Record<string, FieldSpec> = {};
+      for (const [field, fieldSpec] of Object.entries(spec.fields)) {
+        fields[field] = this.#field(fieldSpec, `schemas.${name}.fields.${field}`);
+      }
+      if (Object.keys(fields).length === 0) {
+        this.#issue(`schemas.${name}.fields`, "a schema needs at least one field", "add a bool, int or enum field");
+      }
+      (spec.tools ?? []).forEach((tool, i) => this.#toolRef(tool, tools, `schemas.${name}.tools.${i}`));
+      schemas[name] = Object.freeze({
+        fields: Object.freeze(fields),
+        merge: this.#labelRef(spec.merge, `schemas.${name}.merge`),
+        tools: Object.freeze([...(spec.tools ?? [])]),
+      });
+    }
+    const casts: Record<string, CastPolicy> = {};
+    for (const [tool, spec] of Object.entries(raw.casts ?? {})) {
+      casts[tool] = Object.freeze({ cast: spec.cast, ceiling: this.#labelRef(spec.ceiling, `casts.${tool}.ceiling`) });
+    }
+    this.#checkEffects(tools);
+    const onTainted = raw.default?.on_tainted ?? "confirm";
+    if (onTainted === "allow") {
+      this.#issue(
+        "default.on_tainted",
+        "the default may not be allow: tools the policy does not name would run silently after untrusted input",
+        'use "confirm" or "block", and set on_tainted: allow on the tools that may run anyway',
+      );
+    }
+    return deepFreeze({
+      source,
+      version: 1 as const,
+      groups: this.#groups,
+      unknownGroup: this.#unknownGroup,
+      directory,
+      top,
+      labels: this.#labels,
+      catalogues,
+      approvers,
+      schemas,
+      casts,
+      default: { onTainted: onTainted === "block" ? "block" as const : "confirm" as const },
+      tools,
+    });
+  }
+
+  #tool(name: string, spec: RawTool, catalogues: Record<string, Catalogue>): ToolPolicy {
+    const at = `tools.${name}`;
+    const args: Record<string, ArgRule> = {};
+    for (const [arg, rule] of Object.entries(spec.args ?? {})) {
+      if (rule.require === undefined && rule.allow === undefined) {
+        this.#issue(
+          `${at}.args.${arg}`,
+          "the rule neither requires a source nor lists allowed values",
+          "add require: trusted, or allow: [...]",
+        );
+      }
+      args[arg] = Object.freeze({
+        ...(rule.require ? { require: rule.require } : {}),
+        allow: Object.freeze((rule.allow ?? []).map(String)),
+        onViolation: rule.on_violation ?? "block",
+      });
+    }
+    const recipients: Recipient[] = (spec.recipients ?? []).map((item, i) => {
+      if (typeof item === "string") {
+        this.#group(item, `${at}.recipients.${i}`);
+        return Object.freeze({ group: item });
+      }
+      return Object.freeze({ arg: item.arg });
+    });
+    const effects = [...(spec.effects ?? [])];
+    const requiresNoPrior = [...(spec.requires_no_prior ?? [])];
+    if (spec.once) {
+      if (!effects.includes(spec.once)) effects.push(spec.once);
+      if (!requiresNoPrior.includes(spec.once)) requiresNoPrior.push(spec.once);
+    }
+    let output: OutputSpec = { kind: "unlabelled" };
+    if (spec.output === undefined || spec.output === "unlabelled") output = { kind: "unlabelled" };
+    else if (typeof spec.output === "object" && "catalogue" in spec.output) {
+      if (!Object.hasOwn(catalogues, spec.output.catalogue)) {
+        this.#issue(
+          `${at}.output.catalogue`,
+          `undefined catalogue "${spec.output.catalogue}"`,
+          this.#defineHint("catalogues", spec.output.catalogue, Object.keys(catalogues)),
+        );
+      }
+      output = { kind: "catalogue", catalogue: spec.output.catalogue };
+    } else output = { kind: "label", label: this.#labelRef(spec.output, `${at}.output`) };
+    return Object.freeze({
+      output: Object.freeze(output),
+      ...(spec.on_tainted ? { onTainted: spec.on_tainted } : {}),
+      args: Object.freeze(args),
+      recipients: Object.freeze(recipients),
+      ...(spec.min_trust ? { minTrust: spec.min_trust } : {}),
+      effects: Object.freeze(effects),
+      requiresPrior: Object.freeze([...(spec.requires_prior ?? [])]),
+      requiresNoPrior: Object.freeze(requiresNoPrior),
+      needsApproval: spec.needs_approval ?? false,
+      ...(spec.prerequisite ? { prerequisite: { args: spec.prerequisite.args } } : {}),
+    });
+  }
+
+  #checkEffects(tools: Record<string, ToolPolicy>): void {
+    const written = new Set(Object.values(tools).flatMap((tool) => tool.effects));
+    for (const [name, tool] of Object.entries(tools)) {
+      for (
+        const [key, effects] of [["requires_prior", tool.requiresPrior], [
+          "requires_no_prior",
+          tool.requiresNoPrior,
+        ]] as const
+      ) {
+        effects.forEach((effect, i) => {
+          if (!written.has(effect)) {
+            this.#issue(
+              `tools.${name}.${key}.${i}`,
+              `no tool writes the effect "${effect}"`,
+              `add "${effect}" to the effects of the tool that performs it`,
+            );
+          }
+        });
+      }
+    }
+  }
+
+  #field(spec: RawField, at: string): FieldSpec {
+    if (spec === "bool" || "bool" in spec) return { type: "bool" };
+    if ("int" in spec) {
+      if (spec.int.min > spec.int.max) {
+        this.#issue(`${at}.int`, `min ${spec.int.min} is above max ${spec.int.max}`, "swap them");
+      }
+      return { type: "int", min: spec.int.min, max: spec.int.max };
+    }
+    return { type: "enum", values: Object.freeze([...spec.enum]) };
+  }
+
+  #labelRef(ref: RawLabelRef, at: string): Label {
+    if (typeof ref === "object") return this.#label(ref, at);
+    if (ref === "trusted" || ref === "attested") return makeLabel(this.#groups, ref);
+    if (ref === "untrusted" || ref === "suspicious") return makeLabel(this.#groups, "suspicious");
+    if (Object.hasOwn(this.#labels, ref)) return this.#labels[ref];
+    if (Object.hasOwn(this.#raw.labels ?? {}, ref)) return this.#label(this.#raw.labels![ref], `labels.${ref}`);
+    this.#issue(
+      at,
+      `undefined label "${ref}"`,
+      this.#defineHint("labels", ref, ["trusted", "untrusted", ...Object.keys(this.#raw.labels ?? {})]),
+    );
+    return makeLabel([], "suspicious");
+  }
+
+  #label(spec: { readers: "all" | string[]; trust: "suspicious" | "attested" | "trusted" }, at: string): Label {
+    if (spec.readers === "all") return makeLabel(this.#groups, spec.trust);
+    spec.readers.forEach((group, i) => this.#group(group, `${at}.readers.${i}`));
+    return makeLabel(spec.readers, spec.trust);
+  }
+
+  #group(group: string, at: string): void {
+    if (!this.#groups.includes(group)) {
+      this.#issue(at, `undefined reader group "${group}"`, this.#defineHint("readers.groups", group, this.#groups));
+    }
+  }
+
+  #toolRef(tool: string, tools: Record<string, ToolPolicy>, at: string): void {
+    if (!Object.hasOwn(tools, tool)) {
+      this.#issue(at, `undefined tool "${tool}"`, this.#defineHint("tools", tool, Object.keys(tools)));
+    }
+  }
+
+  #defineHint(section: string, name: string, known: readonly string[]): string {
+    return suggest(name, known) ??
+      `define "${name}" under ${section}${known.length ? `, or use one of ${this.#list(known)}` : ""}`;
+  }
+
+  #list(items: readonly string[]): string {
+    return items.map((item) => `"${item}"`).join(", ");
+  }
+
+  #issue(path: string, message: string, hint: string): void {
+    this.issues.push({ path, message, hint });
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
+}

@@ -1,0 +1,146 @@
+/**
+ * The compiled policy: plain, frozen data that the guard decides from.
+ *
+ * Load one with {@linkcode parsePolicy} (YAML or JSONC text) or
+ * {@linkcode compilePolicy} (an already parsed object).
+ *
+ * @module
+ */
+import type { Label } from "../core/label.ts";
+import type { Trust } from "../core/trust.ts";
+import type { GapCode } from "./gap.ts";
+
+/** What a tool's call reads and returns, as the policy declares it. */
+export type OutputSpec =
+  /** A fixed label. */
+  | { readonly kind: "label"; readonly label: Label }
+  /** A label looked up in a trusted catalogue by the call's arguments. */
+  | { readonly kind: "catalogue"; readonly catalogue: string }
+  /** Nobody labelled this tool: its data is "unknown, from this tool" until a cast settles it. */
+  | { readonly kind: "unlabelled" };
+
+/** What a tool's argument must satisfy. */
+export interface ArgRule {
+  /** The least trust a source must have to vouch for the value, if any. */
+  readonly require?: "trusted" | "attested";
+  /** Values that always pass (compared after normalisation). */
+  readonly allow: readonly string[];
+  /** What a violation costs: `block`, or `confirm` (the user may waive it). */
+  readonly onViolation: "block" | "confirm";
+}
+
+/** Who receives what a call sends: a fixed group, or the directory group of an argument's value. */
+export type Recipient = { readonly group: string } | { readonly arg: string };
+
+/** A tool's contract and provenance rules. */
+export interface ToolPolicy {
+  /** The label of what the call reads and returns. */
+  readonly output: OutputSpec;
+  /** What to do once untrusted input was read; `undefined` falls back to the default. */
+  readonly onTainted?: "allow" | "confirm" | "block";
+  /** Rules for named arguments. */
+  readonly args: Readonly<Record<string, ArgRule>>;
+  /** Who receives what the call sends. */
+  readonly recipients: readonly Recipient[];
+  /** The least trust the branch must have (after the call's own read). */
+  readonly minTrust?: Trust;
+  /** Ledger effects written when the call really finishes. */
+  readonly effects: readonly string[];
+  /** Effects that must already be in the ledger. */
+  readonly requiresPrior: readonly string[];
+  /** Effects that must not be in the ledger yet. */
+  readonly requiresNoPrior: readonly string[];
+  /** Whether every call needs an approver's ruling. */
+  readonly needsApproval: boolean;
+  /** How the tool may run as a prerequisite: its arguments, with `{{arg}}` taken from the blocked call. */
+  readonly prerequisite?: { readonly args: Readonly<Record<string, unknown>> };
+}
+
+/** A trusted catalogue of labels, looked up by a key built from arguments. */
+export interface Catalogue {
+  /** A template such as `{system}/{name}`. */
+  readonly key: string;
+  /** Labels by key. */
+  readonly entries: Readonly<Record<string, Label>>;
+}
+
+/** An approver named in the policy; its business rule is registered in code. */
+export interface ApproverPolicy {
+  /** The gap codes it may waive. */
+  readonly mandate: readonly GapCode[];
+}
+
+/** One field of an answer schema. */
+export type FieldSpec =
+  | { readonly type: "bool" }
+  | { readonly type: "int"; readonly min: number; readonly max: number }
+  | { readonly type: "enum"; readonly values: readonly string[] };
+
+/** A fixed shape for the answer a child branch may return, and the label it re-enters with. */
+export interface AnswerSchema {
+  /** The exact field set. */
+  readonly fields: Readonly<Record<string, FieldSpec>>;
+  /** The label the answer carries into the parent, chosen by the deployer. */
+  readonly merge: Label;
+  /** Tools whose reads may be done in a child branch with this schema. */
+  readonly tools: readonly string[];
+}
+
+/** A cast the policy allows for an unlabelled tool; the labeller itself is registered in code. */
+export interface CastPolicy {
+  /** The name of the registered labeller. */
+  readonly cast: string;
+  /** The most generous label the cast may give. */
+  readonly ceiling: Label;
+}
+
+/** A compiled, validated policy. */
+export interface Policy {
+  /** Where the policy came from (a file name), for messages. */
+  readonly source: string;
+  /** The policy format version (1). */
+  readonly version: 1;
+  /** Every reader group, sorted. */
+  readonly groups: readonly string[];
+  /** The group of an address nobody listed. */
+  readonly unknownGroup: string;
+  /** Address (or `*suffix` pattern) to group. */
+  readonly directory: Readonly<Record<string, string>>;
+  /** The label of a clean session: every group, trusted. */
+  readonly top: Label;
+  /** Named labels. */
+  readonly labels: Readonly<Record<string, Label>>;
+  /** Trusted catalogues. */
+  readonly catalogues: Readonly<Record<string, Catalogue>>;
+  /** Approvers and their mandates. */
+  readonly approvers: Readonly<Record<string, ApproverPolicy>>;
+  /** Answer schemas for child branches. */
+  readonly schemas: Readonly<Record<string, AnswerSchema>>;
+  /** Casts allowed for unlabelled tools, by tool name. */
+  readonly casts: Readonly<Record<string, CastPolicy>>;
+  /** Rules for tools the policy does not name. */
+  readonly default: { readonly onTainted: "confirm" | "block" };
+  /** Per-tool rules. */
+  readonly tools: Readonly<Record<string, ToolPolicy>>;
+}
+
+/** The policy entry for a tool, or `undefined` when the policy does not name it. */
+export function toolPolicy(policy: Policy, tool: string): ToolPolicy | undefined {
+  return Object.hasOwn(policy.tools, tool) ? policy.tools[tool] : undefined;
+}
+
+/**
+ * The directory group of an address: an exact entry, else the longest
+ * matching `*suffix` pattern, else the policy's unknown group.
+ */
+export function groupOf(policy: Policy, address: string): string {
+  const key = address.trim().toLowerCase();
+  if (Object.hasOwn(policy.directory, key)) return policy.directory[key];
+  let best: [string, string] | undefined;
+  for (const [pattern, group] of Object.entries(policy.directory)) {
+    if (pattern.startsWith("*") && key.endsWith(pattern.slice(1)) && (!best || pattern.length > best[0].length)) {
+      best = [pattern, group];
+    }
+  }
+  return best ? best[1] : policy.unknownGroup;
+}

@@ -1,0 +1,21 @@
+/**
+ * Sources: every input the model has seen, with its label.
+ *
+ * @module
+ */
+import type { PartialLabel } from "../core/partial_label.ts";
+import type { Trust } from "../core/trust.ts";
+
+/** One input the model has seen. */
+export interface Source {
+  /** Position in the conversation, from 0. */
+  readonly id: number;
+  /** `system`, `user`, `tool:NAME` or `branch:SCHEMA`. */
+  readonly name: string;
+  /** How far this source vouches for values found in it. Unlabelled tools are `suspicious`. */
+  readonly trust: Trust;
+  /** Its label (readers x trust, possibly with unknown parts). */
+  readonly label: PartialLabel;
+  /** `fields` when only complete field values count as evidence; `text` otherwise. */
+  readonly vouches: "text" | "fields";
+}

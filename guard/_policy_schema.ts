@@ -25,6 +25,7 @@ const recipient = z.union([name, z.strictObject({ arg: name })]);
 
 const tool = z.strictObject({
   output: output.optional(),
+  untrusted_fields: z.array(name).min(1).optional(),
   on_tainted: onTainted.optional(),
   args: z.record(z.string(), argRule).optional(),
   recipients: z.array(recipient).optional(),

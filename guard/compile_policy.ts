@@ -288,6 +288,7 @@ class Compiler {
     } else output = { kind: "label", label: this.#labelRef(spec.output, `${at}.output`) };
     return Object.freeze({
       output: Object.freeze(output),
+      untrustedFields: Object.freeze([...(spec.untrusted_fields ?? [])]),
       ...(spec.on_tainted ? { onTainted: spec.on_tainted } : {}),
       args: Object.freeze(args),
       recipients: Object.freeze(recipients),

@@ -30,7 +30,7 @@ import { type BranchState, findGaps, type GapReport, incomingLabel } from "./fin
 import type { Gap, GapCode, Note } from "./gap.ts";
 import { isLabelled } from "./labelled.ts";
 import { type PlannerApprover, planRecovery } from "./plan_recovery.ts";
-import type { AnswerSchema, Policy } from "./policy.ts";
+import { type AnswerSchema, type Policy, toolPolicy } from "./policy.ts";
 import type { ApproverRule, Ruling } from "./ruling.ts";
 import type { Source } from "./source.ts";
 import { ToolCallDenied } from "./tool_call_denied.ts";
@@ -219,12 +219,20 @@ export class Guard {
 
   /** Record a system message (trusted). */
   system(text: string): void {
-    this.#addSource("system", requireText(text, "system"), { trust: "trusted", label: knownLabel(this.policy.top) });
+    this.#addSource("system", {
+      trust: "trusted",
+      label: knownLabel(this.policy.top),
+      texts: [requireText(text, "system")],
+    });
   }
 
   /** Record a user message (trusted). */
   user(text: string): void {
-    this.#addSource("user", requireText(text, "user"), { trust: "trusted", label: knownLabel(this.policy.top) });
+    this.#addSource("user", {
+      trust: "trusted",
+      label: knownLabel(this.policy.top),
+      texts: [requireText(text, "user")],
+    });
   }
 
   /**
@@ -246,7 +254,36 @@ export class Guard {
       : options.label
       ? lowerTrust(declared.known.trust, options.label.trust)
       : declared.known.trust;
-    this.#addSource(`tool:${tool}`, output, { trust, label, data: options.data });
+    const name = `tool:${tool}`;
+    const structured = options.data !== undefined
+      ? options.data
+      : typeof output === "string"
+      ? (trust !== "suspicious" ? parseJsonObject(output) : undefined)
+      : output;
+    if (trust === "suspicious" || typeof structured !== "object" || structured === null) {
+      const texts = [
+        ...(typeof output === "string" ? [output] : leafValues(output).map((leaf) => leaf.text)),
+        ...(options.data !== undefined && typeof output === "string"
+          ? leafValues(options.data).map((leaf) => leaf.text)
+          : []),
+      ];
+      this.#addSource(name, { trust, label, texts });
+      return;
+    }
+    // Structured output vouches only for complete field values; fields written by strangers vouch for nothing.
+    const strangerFields = new Set(toolPolicy(this.policy, tool)?.untrustedFields ?? []);
+    const leaves = leafValues(structured);
+    const own = leaves.filter((leaf) => !strangerFields.has(lastKey(leaf.path)));
+    const stranger = leaves.filter((leaf) => strangerFields.has(lastKey(leaf.path)));
+    this.#addSource(name, { trust, label, fields: own.map((leaf) => leaf.text) });
+    if (stranger.length) {
+      const fields = [...new Set(stranger.map((leaf) => lastKey(leaf.path)))].sort();
+      this.#addSource(`${name}[${fields.join(",")}]`, {
+        trust: "suspicious",
+        label: meetPartial(label, knownLabel({ readers: label.known.readers, trust: "suspicious" })),
+        texts: stranger.map((leaf) => leaf.text),
+      });
+    }
   }
 
   /**
@@ -458,7 +495,10 @@ export class Guard {
         ...(options.confirm ? { confirm: options.confirm } : {}),
       };
       let result = await this.propose(name, args, propose);
-      if (result.status === "blocked" && (this.#session.options.recover ?? true) && result.decision.recovery?.found) {
+      const recovery = result.status === "blocked" ? result.decision.recovery : undefined;
+      const automatic = recovery?.found === true &&
+        recovery.steps.some((step) => step.kind !== "ruling" || step.approver !== "user");
+      if (result.status === "blocked" && (this.#session.options.recover ?? true) && automatic) {
         result = await this.recover(name, args, propose);
       }
       if (result.status === "done") return result.value as Awaited<ReturnType<T>>;
@@ -515,10 +555,10 @@ export class Guard {
     }
     const parent = this.#parent;
     parent.#label = meetPartial(parent.#label, knownLabel(spec.merge));
-    parent.#addSource(`branch:${name}`, fields, {
+    parent.#addSource(`branch:${name}`, {
       trust: spec.merge.trust,
       label: knownLabel(spec.merge),
-      data: fields,
+      fields: Object.values(fields).map(String),
     });
     this.ledger.record("merge", this.#name, {
       detail: { schema: name, fields, label: formatPartialLabel(parent.#label) },
@@ -627,35 +667,20 @@ export class Guard {
 
   #addSource(
     name: string,
-    content: unknown,
-    entry: { trust: Trust; label: PartialLabel; data?: unknown },
+    entry: { trust: Trust; label: PartialLabel; texts?: readonly string[]; fields?: readonly string[] },
   ): void {
     this.#assertOpen();
     const sources = this.#session.sources;
-    const structured = entry.data !== undefined
-      ? entry.data
-      : typeof content === "string"
-      ? (entry.trust !== "suspicious" ? parseJsonObject(content) : undefined)
-      : content;
-    const vouchesFields = entry.trust !== "suspicious" && structured !== undefined && typeof structured === "object" &&
-      structured !== null;
     const source: Source = Object.freeze({
       id: sources.length,
       name,
       trust: entry.trust,
       label: entry.label,
-      vouches: vouchesFields ? "fields" : "text",
+      vouches: entry.fields ? "fields" : "text",
     });
     sources.push(source);
-    if (vouchesFields) {
-      this.#evidence.addFields(source.id, leafValues(structured).map((leaf) => leaf.text));
-    } else {
-      if (typeof content === "string") this.#evidence.addText(source.id, content);
-      else for (const leaf of leafValues(content)) this.#evidence.addText(source.id, leaf.text);
-      if (entry.data !== undefined && typeof content === "string") {
-        for (const leaf of leafValues(entry.data)) this.#evidence.addText(source.id, leaf.text);
-      }
-    }
+    if (entry.fields) this.#evidence.addFields(source.id, entry.fields);
+    for (const text of entry.texts ?? []) this.#evidence.addText(source.id, text);
     this.#label = meetPartial(this.#label, entry.label);
     if ((entry.trust === "suspicious" || entry.label.unknown.length) && !this.#tainters.includes(name)) {
       this.#tainters.push(name);
@@ -729,6 +754,11 @@ function dedupeWaivers(waivers: Waiver[]): Waiver[] {
 
 function samePartial(a: PartialLabel, b: PartialLabel): boolean {
   return labelsEqual(a.known, b.known) && a.unknown.join("\u0000") === b.unknown.join("\u0000");
+}
+
+/** The last property name of a leaf path: `[3].subject` -> `subject`. */
+function lastKey(path: string): string {
+  return /([^.[\]]+)(?:\[\d+\])*$/.exec(path)?.[1] ?? "";
 }
 
 function parseJsonObject(text: string): unknown {

@@ -36,6 +36,12 @@ export type Recipient = { readonly group: string } | { readonly arg: string };
 export interface ToolPolicy {
   /** The label of what the call reads and returns. */
   readonly output: OutputSpec;
+  /**
+   * Field names whose values in the tool's structured output are written by
+   * strangers (an e-mail body, a transaction subject): they are recorded as a
+   * separate untrusted source, while the other fields keep the output's label.
+   */
+  readonly untrustedFields: readonly string[];
   /** What to do once untrusted input was read; `undefined` falls back to the default. */
   readonly onTainted?: "allow" | "confirm" | "block";
   /** Rules for named arguments. */

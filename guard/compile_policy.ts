@@ -83,7 +83,9 @@ function zodIssueToPolicyIssues(issue: z.core.$ZodIssue, prefix: readonly Proper
       message: issue.input === undefined
         ? "missing required key"
         : `expected ${issue.expected}, got ${describe(issue.input)}`,
-      hint: issue.input === undefined ? `add "${String(fullPath.at(-1))}"` : `write a ${issue.expected} here`,
+      hint: issue.input === undefined
+        ? `add "${String(fullPath.at(-1))}"`
+        : `write ${/^[aeiou]/.test(issue.expected) ? "an" : "a"} ${issue.expected} here`,
     }];
   }
   return [{ path, message: issue.message, hint: "see the policy reference in README.md" }];

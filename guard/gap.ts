@@ -65,8 +65,13 @@ export interface Gap {
 
 /** A remark that does not block, such as weak evidence. */
 export interface Note {
-  /** `weak-evidence`, `unknown-tool` or `cast`. */
-  readonly code: "weak-evidence" | "unknown-tool" | "cast";
+  /**
+   * `weak-evidence`, `unknown-tool`, `cast` (a cast settled an unlabelled
+   * source), `ruling-ignored` (a ruling for another call, already spent, or
+   * not minted by this branch) or `user-declined` (the confirm callback said
+   * no or threw).
+   */
+  readonly code: "weak-evidence" | "unknown-tool" | "cast" | "ruling-ignored" | "user-declined";
   /** What to know and what to do about it. */
   readonly message: string;
 }

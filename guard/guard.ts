@@ -255,6 +255,9 @@ export class Guard {
       ? lowerTrust(declared.known.trust, options.label.trust)
       : declared.known.trust;
     const name = `tool:${tool}`;
+    // Restrict the branch before indexing, so output that cannot be indexed still counts as read.
+    this.#label = meetPartial(this.#label, label);
+    if ((trust === "suspicious" || label.unknown.length) && !this.#tainters.includes(name)) this.#tainters.push(name);
     const structured = options.data !== undefined
       ? options.data
       : typeof output === "string"
@@ -293,7 +296,7 @@ export class Guard {
   decide(tool: string, args: Readonly<Record<string, unknown>>): Decision {
     assertCall(tool, args);
     const decision = this.#decide(tool, args);
-    return decision.outcome === "allow" ? decision : withRecovery(decision, this.planRecovery(tool, args));
+    return decision.outcome === "allow" ? decision : withRecovery(decision, this.#recoveryFor(decision));
   }
 
   /** The way to yes for a call that is not allowed outright. */
@@ -393,11 +396,11 @@ export class Guard {
         rulings = this.#usableRulings(decision, [...(options.rulings ?? []), userRuling]);
         decision = this.#waive(decision, rulings.usable, rulings.notes);
       } else {
-        decision = withNote(decision, { code: "unknown-tool", message: "the user did not confirm" });
+        decision = withNote(decision, { code: "user-declined", message: "the user did not confirm" });
       }
     }
     if (decision.outcome !== "allow") {
-      const blocked = withRecovery(decision, this.planRecovery(tool, args));
+      const blocked = withRecovery(decision, this.#recoveryFor(decision));
       this.ledger.record("blocked", this.#name, {
         tool,
         fingerprint: decision.fingerprint,
@@ -575,14 +578,16 @@ export class Guard {
     const base = {
       tool,
       args,
-      fingerprint: fingerprintCall(tool, args),
+      // Empty only when the arguments cannot be fingerprinted; such a call is blocked below.
+      fingerprint: "",
       branch: this.#name,
       waived: [],
       labelBefore: this.#label,
     };
     try {
+      const fingerprint = fingerprintCall(tool, args);
       const report = this.#gapsAt(this.#state(), tool, args);
-      return makeDecision({ ...base, gaps: report.gaps, notes: report.notes, labelAfter: report.future });
+      return makeDecision({ ...base, fingerprint, gaps: report.gaps, notes: report.notes, labelAfter: report.future });
     } catch (error) {
       return makeDecision({
         ...base,
@@ -595,6 +600,13 @@ export class Guard {
         labelAfter: this.#label,
       });
     }
+  }
+
+  #recoveryFor(decision: Decision): Recovery {
+    if (decision.gaps.some((gap) => gap.code === "guard-error")) {
+      return { found: false, reason: "the guard failed while deciding; no ruling can waive that" };
+    }
+    return this.planRecovery(decision.tool, decision.args);
   }
 
   #gapsAt(state: BranchState, tool: string, args: Readonly<Record<string, unknown>>): GapReport {
@@ -640,7 +652,7 @@ export class Guard {
         : ruling.fingerprint !== decision.fingerprint
         ? "it approves another call"
         : undefined;
-      if (why) notes.push({ code: "cast", message: `ruling ${String(ruling?.id)} ignored: ${why}` });
+      if (why) notes.push({ code: "ruling-ignored", message: `ruling ${String(ruling?.id)} ignored: ${why}` });
       else usable.push(ruling);
     }
     return { usable, notes };

@@ -193,12 +193,15 @@ readers: { groups: [public, staff] }
 approvers:
   press: { mandate: [recipient, trust] }
 tools:
+  read_memo: { output: { readers: [staff], trust: trusted }, on_tainted: allow }
   read_web: { output: untrusted, on_tainted: allow }
   post: { output: trusted, on_tainted: allow, recipients: [{ arg: to }], min_trust: attested }
 `);
   const guard = new Guard(policy, { approvers: { press: () => true } });
+  guard.protect(() => "staff memo", { name: "read_memo" });
   guard.protect(() => "web text", { name: "read_web" });
   guard.protect(() => "posted", { name: "post" });
+  await guard.propose("read_memo", {}, { accept: true });
   const call = { to: "press@outside.example" };
   const ruling = guard.requestRuling("press", "post", call);
   assert.deepEqual(ruling.covers, ["recipient"]);

@@ -103,6 +103,7 @@ export {
   Guard,
   type GuardOptions,
   isLabelled,
+  LABELLED,
   type LabelledValue,
   type Note,
   type Outcome,

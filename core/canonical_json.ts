@@ -6,6 +6,9 @@
 
 /**
  * Serialise a JSON value with sorted keys, so equal values give equal text.
+ * Throws `TypeError` on a value that contains itself or on an object that is
+ * not plain data (a `Date`, `Map`, class instance...), which would otherwise
+ * serialise to the same text as other values.
  *
  * @example
  * ```ts
@@ -24,6 +27,13 @@ function sortKeys(value: unknown, seen: Set<unknown>): unknown {
     return value;
   }
   if (seen.has(value)) throw new TypeError("Cannot serialise a value that contains itself");
+  if (!Array.isArray(value) && !isPlainObject(value)) {
+    // A Date, Map, Set, boxed primitive or class instance has no faithful JSON form:
+    // serialising its own keys would give distinct values the same text.
+    throw new TypeError(
+      `Cannot serialise a ${value.constructor?.name ?? "non-plain"} object: expected plain JSON data`,
+    );
+  }
   seen.add(value);
   try {
     if (Array.isArray(value)) return value.map((item) => sortKeys(item === undefined ? null : item, seen));
@@ -36,4 +46,9 @@ function sortKeys(value: unknown, seen: Set<unknown>): unknown {
   } finally {
     seen.delete(value);
   }
+}
+
+function isPlainObject(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }

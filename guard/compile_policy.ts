@@ -71,10 +71,13 @@ function zodIssueToPolicyIssues(issue: z.core.$ZodIssue, prefix: readonly Proper
     return [{ path, message: `unexpected value ${describe(issue.input)}`, hint: unionHint(path) }];
   }
   if (issue.code === "invalid_value") {
+    const values = issue.values.map((v) => JSON.stringify(v)).join(", ");
     return [{
       path,
-      message: `invalid value ${describe(issue.input)}`,
-      hint: `use one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`,
+      message: issue.input === undefined ? "missing required key" : `invalid value ${describe(issue.input)}`,
+      hint: issue.input === undefined
+        ? `add "${String(fullPath.at(-1))}" with one of ${values}`
+        : `use one of ${values}`,
     }];
   }
   if (issue.code === "invalid_type") {

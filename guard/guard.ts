@@ -264,10 +264,11 @@ export class Guard {
       ? (trust !== "suspicious" ? parseJsonObject(output) : undefined)
       : output;
     if (trust === "suspicious" || typeof structured !== "object" || structured === null) {
+      // Untrusted JSON text is also indexed by its decoded leaves: escapes such as \n would otherwise hide a value.
       const texts = [
         ...(typeof output === "string" ? [output] : leafValues(output).map((leaf) => leaf.text)),
-        ...(options.data !== undefined && typeof output === "string"
-          ? leafValues(options.data).map((leaf) => leaf.text)
+        ...(typeof output === "string"
+          ? leafValues(options.data !== undefined ? options.data : parseJsonObject(output)).map((leaf) => leaf.text)
           : []),
       ];
       this.#addSource(name, { trust, label, texts });

@@ -5,7 +5,8 @@
  */
 import type { Label } from "../core/label.ts";
 
-const LABELLED: unique symbol = Symbol.for("pab.labelled");
+/** The key that marks a {@linkcode LabelledValue}. */
+export const LABELLED: unique symbol = Symbol.for("pab.labelled");
 
 /** A tool result together with the label of what it really returned. */
 export interface LabelledValue<T = unknown> {

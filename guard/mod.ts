@@ -42,5 +42,5 @@ export { type Gap, GAP_CODES, type GapCode, type Note, type Severity } from "./g
 export type { ApproverRule, Ruling, RulingRequest } from "./ruling.ts";
 export type { Source } from "./source.ts";
 export { type AnswerValue, attestAnswer } from "./answer_schema.ts";
-export { isLabelled, type LabelledValue, withLabel } from "./labelled.ts";
+export { isLabelled, LABELLED, type LabelledValue, withLabel } from "./labelled.ts";
 export { ToolCallDenied } from "./tool_call_denied.ts";

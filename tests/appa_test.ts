@@ -85,7 +85,7 @@ Deno.test("casts: an honest cast settles, a missing cast and a cast above its ce
   );
 });
 
-Deno.test("gradual labels: unlabelled data flows freely until a check, where a registered cast settles it", async () => {
+Deno.test("gradual labels: unlabelled data flows freely until a check, where a registered cast settles it", () => {
   const policy = parsePolicy(`
 version: 1
 readers: { groups: [public, staff] }

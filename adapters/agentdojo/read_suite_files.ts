@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { SuiteFiles } from "./agentdojo_bench.ts";
+import type { SuiteFiles } from "./agentdojo_benchmark.ts";
 
 /** The four suites, in report order. */
 export const AGENTDOJO_SUITES: readonly string[] = Object.freeze(["banking", "slack", "travel", "workspace"]);

@@ -25,4 +25,4 @@ export {
   type OfficeRun,
   runOfficeBench,
   runOfficeScenario,
-} from "./run_office_bench.ts";
+} from "./office_benchmark.ts";

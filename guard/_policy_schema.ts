@@ -1,7 +1,7 @@
 // Private: the zod schema of policy files. Never re-exported; zod types stay out of pab's API.
-import * as z from "zod";
+import * as z from "zod/mini";
 
-const name = z.string().min(1);
+const name = z.string().check(z.minLength(1));
 const trust = z.enum(["suspicious", "attested", "trusted"]);
 const readers = z.union([z.literal("all"), z.array(name)]);
 const labelObject = z.strictObject({ readers, trust });
@@ -9,9 +9,9 @@ const labelRef = z.union([name, labelObject]);
 const onTainted = z.enum(["allow", "confirm", "block"]);
 
 const argRule = z.strictObject({
-  require: z.enum(["trusted", "attested"]).optional(),
-  allow: z.array(z.union([z.string(), z.number(), z.boolean()])).optional(),
-  on_violation: z.enum(["block", "confirm"]).optional(),
+  require: z.optional(z.enum(["trusted", "attested"])),
+  allow: z.optional(z.array(z.union([z.string(), z.number(), z.boolean()]))),
+  on_violation: z.optional(z.enum(["block", "confirm"])),
 });
 
 const output = z.union([
@@ -24,51 +24,51 @@ const output = z.union([
 const recipient = z.union([name, z.strictObject({ arg: name })]);
 
 const tool = z.strictObject({
-  output: output.optional(),
-  untrusted_fields: z.array(name).min(1).optional(),
-  on_tainted: onTainted.optional(),
-  args: z.record(z.string(), argRule).optional(),
-  recipients: z.array(recipient).optional(),
-  min_trust: trust.optional(),
-  effects: z.array(name).optional(),
-  requires_prior: z.array(name).optional(),
-  requires_no_prior: z.array(name).optional(),
-  once: name.optional(),
-  needs_approval: z.boolean().optional(),
-  prerequisite: z.strictObject({ args: z.record(z.string(), z.unknown()) }).optional(),
+  output: z.optional(output),
+  untrusted_fields: z.optional(z.array(name).check(z.minLength(1))),
+  on_tainted: z.optional(onTainted),
+  args: z.optional(z.record(z.string(), argRule)),
+  recipients: z.optional(z.array(recipient)),
+  min_trust: z.optional(trust),
+  effects: z.optional(z.array(name)),
+  requires_prior: z.optional(z.array(name)),
+  requires_no_prior: z.optional(z.array(name)),
+  once: z.optional(name),
+  needs_approval: z.optional(z.boolean()),
+  prerequisite: z.optional(z.strictObject({ args: z.record(z.string(), z.unknown()) })),
 });
 
 const field = z.union([
   z.literal("bool"),
   z.strictObject({ bool: z.literal(true) }),
-  z.strictObject({ int: z.strictObject({ min: z.number().int(), max: z.number().int() }) }),
-  z.strictObject({ enum: z.array(z.string()).min(1) }),
+  z.strictObject({ int: z.strictObject({ min: z.int(), max: z.int() }) }),
+  z.strictObject({ enum: z.array(z.string()).check(z.minLength(1)) }),
 ]);
 
 export const policySchema = z.strictObject({
   version: z.literal(1),
-  default: z.strictObject({ on_tainted: onTainted.optional() }).optional(),
-  readers: z.strictObject({
-    groups: z.array(name).min(1).optional(),
-    directory: z.record(z.string(), name).optional(),
-    unknown: name.optional(),
-  }).optional(),
-  labels: z.record(z.string(), labelObject).optional(),
-  catalogues: z.record(
+  default: z.optional(z.strictObject({ on_tainted: z.optional(onTainted) })),
+  readers: z.optional(z.strictObject({
+    groups: z.optional(z.array(name).check(z.minLength(1))),
+    directory: z.optional(z.record(z.string(), name)),
+    unknown: z.optional(name),
+  })),
+  labels: z.optional(z.record(z.string(), labelObject)),
+  catalogues: z.optional(z.record(
     z.string(),
     z.strictObject({ key: name, entries: z.record(z.string(), labelRef) }),
-  ).optional(),
-  approvers: z.record(z.string(), z.strictObject({ mandate: z.array(name).min(1) })).optional(),
-  schemas: z.record(
+  )),
+  approvers: z.optional(z.record(z.string(), z.strictObject({ mandate: z.array(name).check(z.minLength(1)) }))),
+  schemas: z.optional(z.record(
     z.string(),
     z.strictObject({
       fields: z.record(z.string(), field),
       merge: labelRef,
-      tools: z.array(name).optional(),
+      tools: z.optional(z.array(name)),
     }),
-  ).optional(),
-  casts: z.record(z.string(), z.strictObject({ cast: name, ceiling: labelRef })).optional(),
-  tools: z.record(z.string(), z.union([tool, z.null()])).optional(),
+  )),
+  casts: z.optional(z.record(z.string(), z.strictObject({ cast: name, ceiling: labelRef }))),
+  tools: z.optional(z.record(z.string(), z.union([tool, z.null()]))),
 });
 
 export type RawPolicy = z.infer<typeof policySchema>;

@@ -212,6 +212,7 @@ function checkContract(
           code: "trust",
           severity: "block",
           message: `${tool} needs a branch at least ${spec.minTrust}; it would be ${formatLabel(settled.label)}`,
+          ...(spec.minTrust === "suspicious" ? {} : { trust: spec.minTrust }),
         });
       }
     }

@@ -59,6 +59,8 @@ export interface Gap {
   readonly sources?: readonly string[];
   /** For `recipient` gaps: the group that may not read the data. */
   readonly group?: string;
+  /** For `trust` gaps: the least trust the call needs. */
+  readonly trust?: "attested" | "trusted";
   /** For `prior` / `no-prior` gaps: the ledger effect. */
   readonly effect?: string;
 }

@@ -46,7 +46,7 @@ Deno.test("forum-post: the child branch keeps the planted order inside and only 
 Deno.test("forum-post without child branches: safe but stranded", async () => {
   const run = await runOfficeScenario("forum-post", "no-fork");
   const text = formatOfficeTrace(run);
-  assert.match(text, /\[main\] create_ticket BLOCKED \[\(recipient, staff\), \(trust\)\]/);
+  assert.match(text, /\[main\] create_ticket BLOCKED \[\(recipient, staff\), \(trust, attested\)\]/);
   assert.match(text, /\[main\] send_email BLOCKED \[\(recipient, staff\)\]/);
   assert.deepEqual([run.done, run.breach], [false, false]);
 });

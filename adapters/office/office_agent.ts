@@ -65,7 +65,9 @@ export class OfficeAgent {
     }
     if (result.status !== "done") {
       const gaps = result.decision.gaps.map((gap) =>
-        `(${gap.code}${gap.group ? `, ${gap.group}` : gap.effect ? `, ${gap.effect}` : ""})`
+        `(${gap.code}${
+          gap.group ? `, ${gap.group}` : gap.effect ? `, ${gap.effect}` : gap.trust ? `, ${gap.trust}` : ""
+        })`
       );
       this.#say(`[${branch.name}] ${tool} BLOCKED [${gaps.join(", ")}]`);
       return undefined;

@@ -1,12 +1,17 @@
 """Export AgentDojo ground-truth runs as pab traces.
 
 Usage:
-    python adapters/agentdojo/export_traces.py --part user [--suite S] [--out DIR]
+    python adapters/agentdojo/export_traces.py --part user|attacks [--suite S] [--out DIR]
 
 Phase 1 (``--part user``) replays every user task's ground truth on the default,
 un-injected environment through AgentDojo's own FunctionsRuntime and records each
 call, the exact tool output string the model would see, and AgentDojo's utility
-verdict. ``--part attacks`` is a phase-2 stub.
+verdict.
+
+Phase 2 (``--part attacks``) does the same for every (user task, injection task)
+pair on the environment injected by AgentDojo's ``important_instructions`` attack,
+then replays the injection task's ground truth on the same environment (actor
+"attacker") and records AgentDojo's own security verdict.
 """
 
 import argparse
@@ -27,7 +32,9 @@ from agentdojo.agent_pipeline.agent_pipeline import AgentPipeline, load_system_m
 from agentdojo.agent_pipeline.base_pipeline_element import BasePipelineElement
 from agentdojo.agent_pipeline.basic_elements import InitQuery, SystemMessage
 from agentdojo.agent_pipeline.tool_execution import tool_result_to_str
-from agentdojo.base_tasks import BaseUserTask
+from agentdojo.attacks.attack_registry import load_attack
+from agentdojo.attacks.base_attacks import FixedJailbreakAttack
+from agentdojo.base_tasks import BaseInjectionTask, BaseUserTask
 from agentdojo.default_suites.v1.tools import cloud_drive_client, email_client
 from agentdojo.default_suites.v1.tools.types import Email
 from agentdojo.functions_runtime import EmptyEnv, Env, FunctionsRuntime
@@ -46,6 +53,12 @@ AGENTDOJO_VERSION = "0.1.35"
 BENCHMARK_VERSION = "v1.2.2"
 SUITES = ("banking", "slack", "travel", "workspace")
 DEFAULT_OUT = Path(__file__).resolve().parents[2] / "traces" / "agentdojo" / BENCHMARK_VERSION
+
+# Attack target, as in AgentDojo's benchmark script: its default model, and the pipeline
+# name AgentPipeline.from_config gives an undefended pipeline. The attack derives its
+# {model} and {user} names from it (MODEL_NAMES -> "GPT-4"; "Emma Johnson").
+ATTACK = "important_instructions"
+ATTACK_PIPELINE_NAME = "gpt-4o-2024-05-13"
 
 # The environments' own "today" (workspace calendar and travel `current_day`), at noon.
 FROZEN_NOW = datetime.datetime(2024, 5, 15, 12, 0, 0)
@@ -114,10 +127,14 @@ class GroundTruthRecorder(BasePipelineElement):
     does, and the text is what `ToolsExecutor` + the LLM adapters show the model:
     `tool_result_to_str(result)` (YAML for models and lists, `str()` otherwise), or the
     runtime's error string on failure.
+
+    With an injection task, its `ground_truth(pre_environment)` calls are then run on the
+    same (already modified) environment, recorded with actor "attacker".
     """
 
-    def __init__(self, task: BaseUserTask[Any]) -> None:
+    def __init__(self, task: BaseUserTask[Any], injection_task: BaseInjectionTask[Any] | None = None) -> None:
         self.task = task
+        self.injection_task = injection_task
         self.events: list[dict[str, Json]] = []
 
     def query(
@@ -130,10 +147,14 @@ class GroundTruthRecorder(BasePipelineElement):
     ) -> tuple[str, FunctionsRuntime, Env, Sequence[ChatMessage], dict[Any, Any]]:
         self.events = []
         new_messages: list[ChatMessage] = []
-        for i, call in enumerate(self.task.ground_truth(env)):
+        pre_environment = env.model_copy(deep=True)  # equal to run_task_with_pipeline's pre_environment
+        calls = [("user", call) for call in self.task.ground_truth(env)]
+        if self.injection_task is not None:
+            calls += [("attacker", call) for call in self.injection_task.ground_truth(pre_environment)]
+        for i, (actor, call) in enumerate(calls):
             call_id = f"call_{i}"
             self.events.append(
-                {"type": "call", "id": call_id, "tool": call.function, "args": to_json(call.args), "actor": "user"}
+                {"type": "call", "id": call_id, "tool": call.function, "args": to_json(call.args), "actor": actor}
             )
             new_messages.append(
                 ChatAssistantMessage(role="assistant", tool_calls=[call], content=[text_content_block_from_string("")])
@@ -201,20 +222,27 @@ def tool_specs(suite: TaskSuite[Any]) -> list[Json]:
     ]
 
 
-def export_user(suite: TaskSuite[Any], out: Path) -> tuple[dict[str, str], dict[str, int], list[str]]:
+def write(out: Path, rel: str, text: str, files: dict[str, str]) -> None:
+    """Write out/rel and record its sha256 in files[rel]."""
+    path = out / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = text.encode("utf-8")
+    path.write_bytes(data)
+    files[rel] = hashlib.sha256(data).hexdigest()
+
+
+def jsonl(lines: list[Json]) -> str:
+    return "".join(dumps_line(line) + "\n" for line in lines)
+
+
+def export_user(suite: TaskSuite[Any], out: Path) -> tuple[dict[str, str], dict[str, Json], list[str]]:
     """Write suite.json and user/*.jsonl; return (files -> sha256, counts, failing task ids)."""
     system_message = load_system_message(None)
     task_ids = sorted(suite.user_tasks, key=task_number)
     files: dict[str, str] = {}
 
-    def write(rel: str, text: str) -> None:
-        path = out / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        data = text.encode("utf-8")
-        path.write_bytes(data)
-        files[rel] = hashlib.sha256(data).hexdigest()
-
     write(
+        out,
         f"{suite.name}/suite.json",
         dumps_doc(
             {
@@ -227,6 +255,7 @@ def export_user(suite: TaskSuite[Any], out: Path) -> tuple[dict[str, str], dict[
                 "userTasks": task_ids,
             }
         ),
+        files,
     )
     shutil.rmtree(out / suite.name / "user", ignore_errors=True)
     calls, failing = 0, []
@@ -235,7 +264,7 @@ def export_user(suite: TaskSuite[Any], out: Path) -> tuple[dict[str, str], dict[
         calls += n_calls
         if not utility:
             failing.append(task_id)
-        write(f"{suite.name}/user/{task_id}.jsonl", "".join(dumps_line(line) + "\n" for line in lines))
+        write(out, f"{suite.name}/user/{task_id}.jsonl", jsonl(lines), files)
     return files, {"userTasks": len(task_ids), "userCalls": calls}, failing
 
 
@@ -243,16 +272,94 @@ def export_user(suite: TaskSuite[Any], out: Path) -> tuple[dict[str, str], dict[
 # Attacks (phase 2)
 
 
-def export_attacks(suite: TaskSuite[Any], out: Path) -> tuple[dict[str, str], dict[str, int]]:
-    """Phase 2: injection-task x attack traces under <suite>/attacks/. Not implemented yet."""
-    raise NotImplementedError("phase 2")
+def replayable(task: BaseInjectionTask[Any], env: Env) -> bool:
+    """Whether the injection task has a reference solution (a non-empty ground truth)."""
+    try:
+        return len(task.ground_truth(env.model_copy(deep=True))) > 0
+    except NotImplementedError:
+        return False
+
+
+def attack_trace(
+    suite: TaskSuite[Any],
+    attack: FixedJailbreakAttack,
+    task: BaseUserTask[Any],
+    injection_task: BaseInjectionTask[Any],
+    system_message: str,
+) -> tuple[list[Json], bool]:
+    """Run one user task's ground truth under attack, then the injection task's; return (lines, security)."""
+    injections = attack.attack(task, injection_task)  # vector id -> injected text
+    recorder = GroundTruthRecorder(task, injection_task)
+    pipeline = AgentPipeline([SystemMessage(system_message), InitQuery(), recorder])
+    # Loads the environment with the injections, applies init_environment, runs both ground
+    # truths, then checks utility and security (incl. security_from_traces) as the benchmark does.
+    utility, security = suite.run_task_with_pipeline(
+        pipeline, task, injection_task=injection_task, injections=injections
+    )
+    header = {
+        "pab": "trace",
+        "schemaVersion": 1,
+        "id": f"agentdojo/{BENCHMARK_VERSION}/{suite.name}/{task.ID}__{injection_task.ID}",
+        "meta": {
+            "source": "agentdojo",
+            "suite": suite.name,
+            "userTask": task.ID,
+            "injectionTask": injection_task.ID,
+            "attack": attack.name,
+            "attackModelName": attack.model_name,
+            "attackUserName": attack.user_name,
+            "attackPipelineName": ATTACK_PIPELINE_NAME,
+            "injectionVectors": sorted(injections),
+            "injectionTaskGoal": injection_task.GOAL,
+            "attackSucceedsUnguarded": security,
+            "utilityUnderAttack": utility,
+        },
+    }
+    events = [
+        {"type": "system", "content": system_message},
+        {"type": "user", "content": task.PROMPT},
+        *recorder.events,
+    ]
+    return [header, *events], security
+
+
+def export_attacks(suite: TaskSuite[Any], out: Path) -> tuple[dict[str, str], dict[str, Json]]:
+    """Write attacks/<user_task>__<injection_task>.jsonl; return (files -> sha256, counts)."""
+    system_message = load_system_message(None)
+    target = AgentPipeline([SystemMessage(system_message), InitQuery()])
+    target.name = ATTACK_PIPELINE_NAME
+    attack = load_attack(ATTACK, suite, target)
+    assert isinstance(attack, FixedJailbreakAttack)
+    env = suite.load_and_inject_default_environment({})
+    injection_tasks = [suite.injection_tasks[i] for i in sorted(suite.injection_tasks, key=task_number)]
+    kept = [t for t in injection_tasks if replayable(t, env)]
+    excluded = sorted((t.ID for t in injection_tasks if t not in kept), key=task_number)
+    user_tasks = [suite.user_tasks[i] for i in sorted(suite.user_tasks, key=task_number)]
+
+    shutil.rmtree(out / suite.name / "attacks", ignore_errors=True)
+    files: dict[str, str] = {}
+    failures: list[str] = []
+    for task in user_tasks:
+        for injection_task in kept:
+            pair = f"{task.ID}__{injection_task.ID}"
+            lines, security = attack_trace(suite, attack, task, injection_task, system_message)
+            if not security:
+                failures.append(pair)
+            write(out, f"{suite.name}/attacks/{pair}.jsonl", jsonl(lines), files)
+    counts = {
+        "pairs": len(files),
+        "excluded": len(user_tasks) * len(excluded),
+        "excludedInjectionTasks": excluded,
+        "unguardedFailures": failures,
+    }
+    return files, {"attacks": counts}
 
 
 # ---------------------------------------------------------------------------
 # Manifest and CLI
 
 
-def update_manifest(out: Path, suite: str, part: str, files: dict[str, str], counts: dict[str, int]) -> None:
+def update_manifest(out: Path, suite: str, part: str, files: dict[str, str], counts: dict[str, Json]) -> None:
     """Merge one suite/part into manifest.json, leaving other suites and parts untouched."""
     path = out / "manifest.json"
     manifest: dict[str, Json] = json.loads(path.read_text("utf-8")) if path.exists() else {}
@@ -283,6 +390,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.part == "attacks":
             files, counts = export_attacks(suites[name], out)
             update_manifest(out, name, "attacks", files, counts)
+            a = counts["attacks"]
+            print(
+                f"{name}: {a['pairs']} pairs, {a['excluded']} excluded {a['excludedInjectionTasks']}, "
+                f"unguarded failures: {a['unguardedFailures']}"
+            )
             continue
         files, counts, failing = export_user(suites[name], out)
         update_manifest(out, name, "user", files, counts)

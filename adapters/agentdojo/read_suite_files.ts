@@ -12,7 +12,7 @@ export const AGENTDOJO_SUITES: readonly string[] = Object.freeze(["banking", "sl
 export async function readSuiteFiles(root: string, suite: string): Promise<SuiteFiles> {
   const base = `${root}/v1.2.2/${suite}`;
   const manifest = JSON.parse(await Deno.readTextFile(`${root}/v1.2.2/manifest.json`));
-  const excluded = Number(manifest?.suites?.[suite]?.attacks?.excluded ?? manifest?.[suite]?.attacks?.excluded ?? 0);
+  const excluded = Number(manifest?.suites?.[suite]?.counts?.attacks?.excluded ?? 0);
   return {
     suite,
     policy: { source: `${suite}.yaml`, text: await Deno.readTextFile(`${root}/policies/${suite}.yaml`) },

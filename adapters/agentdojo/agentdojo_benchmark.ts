@@ -188,3 +188,8 @@ export function formatSuiteReport(result: SuiteResult): string {
   }
   return lines.join("\n");
 }
+
+/** The `--json` shape: `{"schemaVersion":1,"suites":{suite:{userTasks,legitAllowed,...}}}`. */
+export function agentdojoJson(results: readonly SuiteResult[]): { schemaVersion: 1; suites: Record<string, SuiteCounts> } {
+  return { schemaVersion: 1, suites: Object.fromEntries(results.map((result) => [result.suite, suiteCounts(result)])) };
+}

@@ -8,6 +8,13 @@ Deno.test("normalizeText() drops invisible characters, folds NFKC and lower-case
   assert.equal(normalizeText("ﬁle №5"), "file no5");
 });
 
+Deno.test("normalizeText() drops invisible characters before NFKC, so they cannot block composition", () => {
+  // "e", zero-width space, combining acute: must fold to the same "é" the user typed.
+  assert.equal(normalizeText("Jos\u00E9"), "jos\u00E9");
+  assert.equal(normalizeText("Jose\u200B\u0301"), "jos\u00E9");
+  assert.deepEqual(tokenize("Jose\u00AD\u0301@corp.example"), tokenize("jos\u00E9@corp.example"));
+});
+
 Deno.test("tokenize() splits into letter/digit runs and single punctuation marks", () => {
   assert.deepEqual(tokenize("Eve@Attacker.example  now"), ["eve", "@", "attacker", ".", "example", "now"]);
   assert.deepEqual(tokenize("External_https://www.true-informations.com"), [

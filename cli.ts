@@ -1,0 +1,12 @@
+/**
+ * The `pab` command: `deno task pab COMMAND` runs it with the permissions it
+ * needs (`--allow-net=localhost --allow-read --allow-write=/tmp`).
+ *
+ * @module
+ */
+import config from "./deno.json" with { type: "json" };
+import { denoIo, runCli } from "./adapters/cli/mod.ts";
+
+if (import.meta.main) {
+  Deno.exitCode = await runCli(Deno.args, denoIo(), { version: config.version });
+}

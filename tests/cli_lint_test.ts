@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { memoryIo, runCli } from "../adapters/cli/mod.ts";
+
+async function pab(args: string[], files: Record<string, string>) {
+  const memory = memoryIo({ files });
+  const code = await runCli(args, memory.io, { version: "0.0.0-test" });
+  return { code, stdout: memory.stdout(), stderr: memory.stderr() };
+}
+
+const GOOD_YAML =
+  "version: 1\ntools:\n  read_inbox: {output: untrusted}\n  send_email: {args: {to: {require: trusted}}}\n";
+const GOOD_JSONC =
+  '{\n  // JSONC: comments and trailing commas\n  "version": 1,\n  "tools": {"read_inbox": {"output": "untrusted"},},\n}\n';
+
+Deno.test("pab lint says ok for valid YAML and JSONC policies", async () => {
+  const result = await pab(["lint", "a.yaml", "b.jsonc"], { "a.yaml": GOOD_YAML, "b.jsonc": GOOD_JSONC });
+  assert.deepEqual(result, { code: 0, stdout: "ok: a.yaml (2 tools)\nok: b.jsonc (1 tool)\n", stderr: "" });
+});
+
+Deno.test("pab lint reports every issue with its path and hint, and exits 2", async () => {
+  const bad = "version: 1\ntools:\n  send_email:\n    on_taint: confirm\n    args:\n      to: {require: trustd}\n";
+  const result = await pab(["lint", "a.yaml", "bad.yml"], { "a.yaml": GOOD_YAML, "bad.yml": bad });
+  assert.equal(result.code, 2);
+  assert.equal(result.stdout, "ok: a.yaml (2 tools)\n");
+  assert.equal(
+    result.stderr,
+    'error: Cannot load policy "bad.yml": 2 issues\n' +
+      '  - at tools.send_email.args.to.require: invalid value "trustd" (use one of "trusted", "attested")\n' +
+      '  - at tools.send_email.on_taint: unknown key "on_taint" (did you mean "on_tainted"?)\n',
+  );
+});
+
+Deno.test("pab lint exits 2 on bad YAML, a JSONC syntax error, a missing file or an unknown extension", async () => {
+  const cases: Array<[string, Record<string, string>, RegExp]> = [
+    [
+      "bad.yaml",
+      { "bad.yaml": "version: 1\ntools: [\n" },
+      /^error: Cannot load policy "bad\.yaml": 1 issue\n {2}- at line \d+, column \d+: invalid YAML/,
+    ],
+    [
+      "bad.json",
+      { "bad.json": '{"version": 1,,}' },
+      /^error: Cannot load policy "bad\.json": 2 issues\n {2}- at line 1, column 15: invalid JSONC: PropertyNameExpected \(fix the JSON syntax there\)\n/,
+    ],
+    ["gone.yaml", {}, /^error: Cannot read policy "gone\.yaml": no such file or directory \(check the path\)\n$/],
+    ["policy.txt", { "policy.txt": GOOD_YAML }, /^error: Cannot read policy "policy\.txt": unknown extension/],
+  ];
+  for (const [path, files, message] of cases) {
+    const result = await pab(["lint", path], files);
+    assert.equal(result.code, 2, path);
+    assert.equal(result.stdout, "", path);
+    assert.match(result.stderr, message, path);
+  }
+});
+
+Deno.test("pab lint without a file is a usage error", async () => {
+  const result = await pab(["lint"], {});
+  assert.deepEqual(result, {
+    code: 2,
+    stdout: "",
+    stderr: 'error: name at least one policy file\nRun "pab lint --help" for usage.\n',
+  });
+});
+
+Deno.test("pab lint accepts the demo policy", async () => {
+  const path = "traces/examples/demo.policy.yaml";
+  const result = await pab(["lint", path], { [path]: await Deno.readTextFile(new URL(`../${path}`, import.meta.url)) });
+  assert.deepEqual(result, { code: 0, stdout: `ok: ${path} (4 tools)\n`, stderr: "" });
+});

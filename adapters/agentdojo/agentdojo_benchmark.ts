@@ -9,7 +9,7 @@
  */
 import { parsePolicy } from "../../mod.ts";
 import { readPabTrace } from "../trace/read_pab_trace.ts";
-import { type JudgedCall, judgeTrace } from "./judge_trace.ts";
+import { type ReplayedCall, replayTrace } from "../trace/replay_trace.ts";
 
 /** The files of one suite, as text. */
 export interface SuiteFiles {
@@ -76,21 +76,33 @@ export async function benchSuite(
   const legit: LegitOutcome[] = [];
   for (const file of files.userTraces) {
     const trace = readPabTrace(file.text, { source: file.source });
-    legit.push(legitOutcome(String(trace.meta.userTask ?? trace.id), await judgeTrace(trace, policy)));
-    onProgress(++done, total);
+    legit.push(legitOutcome(String(trace.meta.userTask ?? trace.id), (await replayTrace(trace, policy)).calls));
+    await onProgress(++done, total);
   }
   const attacks: AttackOutcome[] = [];
   for (const file of files.attackTraces) {
     const trace = readPabTrace(file.text, { source: file.source });
     const pair = `${trace.meta.userTask}__${trace.meta.injectionTask}`;
-    attacks.push(attackOutcome(pair, trace.meta.attackSucceedsUnguarded === true, await judgeTrace(trace, policy)));
-    onProgress(++done, total);
+    attacks.push(
+      attackOutcome(pair, trace.meta.attackSucceedsUnguarded === true, (await replayTrace(trace, policy)).calls),
+    );
+    await onProgress(++done, total);
   }
   return { suite: files.suite, legit, attacks, excluded: files.excluded };
 }
 
-function legitOutcome(task: string, calls: readonly JudgedCall[]): LegitOutcome {
-  const blocked = calls.find((call) => call.verdict === "blocked");
+/** How a replayed call fares: allowed outright, allowed after rulings (named), or blocked with no route. */
+function verdictOf(call: ReplayedCall): { verdict: "allow" | "ruling" | "blocked"; approvers: string[] } {
+  if (call.decision === "allow") return { verdict: "allow", approvers: [] };
+  if (!call.recovery?.found) return { verdict: "blocked", approvers: [] };
+  const approvers = call.recovery.steps.flatMap((step) =>
+    step.kind === "ruling" ? [`${step.approver}:${step.covers.join("+")}`] : []
+  );
+  return { verdict: "ruling", approvers };
+}
+
+function legitOutcome(task: string, calls: readonly ReplayedCall[]): LegitOutcome {
+  const blocked = calls.find((call) => verdictOf(call).verdict === "blocked");
   if (blocked) {
     return {
       task,
@@ -99,14 +111,14 @@ function legitOutcome(task: string, calls: readonly JudgedCall[]): LegitOutcome 
       blockedBy: `${blocked.tool}: ${blocked.reasons.map((reason) => `[${reason.code}] ${reason.message}`).join("; ")}`,
     };
   }
-  const rulings = calls.filter((call) => call.verdict === "ruling").map((call) =>
-    `${call.tool} <- ${call.approvers.join(", ")}`
+  const rulings = calls.filter((call) => verdictOf(call).verdict === "ruling").map((call) =>
+    `${call.tool} <- ${verdictOf(call).approvers.join(", ")}`
   );
   return { task, outcome: rulings.length ? "ruling" : "allowed", rulings };
 }
 
-function attackOutcome(pair: string, succeedsUnguarded: boolean, calls: readonly JudgedCall[]): AttackOutcome {
-  const attacker = calls.filter((call) => call.actor === "attacker");
+function attackOutcome(pair: string, succeedsUnguarded: boolean, calls: readonly ReplayedCall[]): AttackOutcome {
+  const attacker = calls.filter((call) => call.actor === "attacker").map((call) => ({ ...call, ...verdictOf(call) }));
   if (attacker.some((call) => call.verdict === "blocked")) return { pair, outcome: "blocked", succeedsUnguarded };
   // A ruling from a named approver is code that would sign: the call goes through. Only the user's own ruling holds it.
   const held = attacker.some((call) =>
@@ -190,6 +202,8 @@ export function formatSuiteReport(result: SuiteResult): string {
 }
 
 /** The `--json` shape: `{"schemaVersion":1,"suites":{suite:{userTasks,legitAllowed,...}}}`. */
-export function agentdojoJson(results: readonly SuiteResult[]): { schemaVersion: 1; suites: Record<string, SuiteCounts> } {
+export function agentdojoJson(
+  results: readonly SuiteResult[],
+): { schemaVersion: 1; suites: Record<string, SuiteCounts> } {
   return { schemaVersion: 1, suites: Object.fromEntries(results.map((result) => [result.suite, suiteCounts(result)])) };
 }

@@ -11,6 +11,7 @@ const onTainted = z.enum(["allow", "confirm", "block"]);
 const argRule = z.strictObject({
   require: z.optional(z.enum(["trusted", "attested"])),
   allow: z.optional(z.array(z.union([z.string(), z.number(), z.boolean()]))),
+  embedded: z.optional(z.enum(["trusted", "attested"])),
   on_violation: z.optional(z.enum(["block", "confirm"])),
 });
 

@@ -253,15 +253,16 @@ class Compiler {
     const at = `tools.${name}`;
     const args: Record<string, ArgRule> = {};
     for (const [arg, rule] of Object.entries(spec.args ?? {})) {
-      if (rule.require === undefined && rule.allow === undefined) {
+      if (rule.require === undefined && rule.allow === undefined && rule.embedded === undefined) {
         this.#issue(
           `${at}.args.${arg}`,
-          "the rule neither requires a source nor lists allowed values",
+          "the rule requires no source, lists no allowed values and checks no embedded links",
           "add require: trusted, or allow: [...]",
         );
       }
       args[arg] = Object.freeze({
         ...(rule.require ? { require: rule.require } : {}),
+        ...(rule.embedded ? { embedded: rule.embedded } : {}),
         allow: Object.freeze((rule.allow ?? []).map(String)),
         onViolation: rule.on_violation ?? "block",
       });

@@ -16,6 +16,7 @@ import {
 import { trustRank } from "../core/trust.ts";
 import { isWeakValue, normalizeText } from "../harvest/normalize.ts";
 import { leafValues } from "../harvest/leaf_values.ts";
+import { findEmbeddedValues } from "../harvest/embedded_values.ts";
 import type { Gap, Note } from "./gap.ts";
 import { groupOf, type Policy, type ToolPolicy, toolPolicy } from "./policy.ts";
 import type { Source } from "./source.ts";
@@ -127,6 +128,8 @@ function checkArguments(
       if (!leaf.text.trim()) continue;
       const shown = `${leaf.path}=${quote(leaf.text)}`;
       if (allowed.has(normalizeText(leaf.text).trim())) continue;
+      if (rule.embedded) checkEmbedded(context, rule.embedded, rule.onViolation, leaf.path, leaf.text, gaps);
+      if (!rule.require && !rule.allow.length) continue;
       if (!rule.require) {
         gaps.push({
           code: "not-allowed",
@@ -172,6 +175,38 @@ function checkArguments(
           },
       );
     }
+  }
+}
+
+function checkEmbedded(
+  context: GapContext,
+  require: "trusted" | "attested",
+  severity: "block" | "confirm",
+  path: string,
+  text: string,
+  gaps: Gap[],
+): void {
+  for (const value of findEmbeddedValues(text)) {
+    const sources = context.evidence(value);
+    if (sources.some((source) => trustRank(source.trust) >= trustRank(require))) continue;
+    gaps.push(
+      sources.length
+        ? {
+          code: "untrusted-argument",
+          severity,
+          message: `${path} embeds ${quote(value)}, which appears only in untrusted input from ${names(sources)}`,
+          argument: path,
+          value,
+          sources: uniqueNames(sources),
+        }
+        : {
+          code: "invented-argument",
+          severity,
+          message: `${path} embeds ${quote(value)}, which appears in no input the model has seen`,
+          argument: path,
+          value,
+        },
+    );
   }
 }
 

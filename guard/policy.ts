@@ -23,6 +23,11 @@ export type OutputSpec =
 export interface ArgRule {
   /** The least trust a source must have to vouch for the value, if any. */
   readonly require?: "trusted" | "attested";
+  /**
+   * The least trust a source must have to vouch for each link or e-mail address
+   * found inside the value, however free the text around them is.
+   */
+  readonly embedded?: "trusted" | "attested";
   /** Values that always pass (compared after normalisation). */
   readonly allow: readonly string[];
   /** What a violation costs: `block`, or `confirm` (the user may waive it). */

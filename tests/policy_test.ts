@@ -133,7 +133,7 @@ tools:
   );
 });
 
-Deno.test("parsePolicy() lists every undefined label, group, catalogue and mandate kind at once", () => {
+Deno.test("parsePolicy() lists every undefined label, group, catalogue, tool and mandate kind at once", () => {
   assertPolicyIssues(
     () =>
       parsePolicy(
@@ -150,6 +150,8 @@ catalogues:
       alice: secret
 approvers:
   legal: {mandate: [recipent, guard-error]}
+schemas:
+  triage: {fields: {ok: bool}, merge: trusted, tools: [read_fiel]}
 tools:
   read_file:
     output: {catalogue: fils}
@@ -189,6 +191,7 @@ tools:
         message: 'undefined reader group "staf"',
         hint: 'did you mean "staff"?',
       },
+      { path: "schemas.triage.tools.0", message: 'undefined tool "read_fiel"', hint: 'did you mean "read_file"?' },
     ],
   );
 });
@@ -224,7 +227,7 @@ tools:
     [
       {
         path: "tools.send_email.args.to",
-        message: "the rule neither requires a source nor lists allowed values",
+        message: "the rule requires no source, lists no allowed values and checks no embedded links",
         hint: "add require: trusted, or allow: [...]",
       },
       {

@@ -71,6 +71,7 @@ export {
 } from "./core/mod.ts";
 export {
   EvidenceIndex,
+  findEmbeddedValues,
   type EvidenceMatch,
   isWeakValue,
   type LeafValue,

@@ -111,7 +111,8 @@ Deno.test("the committed manifest matches the trace files byte for byte", async 
 });
 
 Deno.test("the README's AgentDojo table is what pab bench agentdojo prints", async () => {
-  const readme = await Deno.readTextFile(new URL("README.md", ROOT));
+  // deno fmt pads table cells: compare with runs of spaces folded.
+  const readme = (await Deno.readTextFile(new URL("README.md", ROOT))).replace(/ +/g, " ");
   const { suites } = await benchJson();
   for (const [suite, c] of Object.entries(suites) as Array<[string, Record<string, number>]>) {
     const row =
@@ -142,5 +143,35 @@ Deno.test("git history: the policies were committed before any attack trace", as
     const output = await new Deno.Command("git", { args: ["merge-base", "--is-ancestor", policy, attacks], cwd: ROOT })
       .output();
     assert.ok(output.success, `${suite}: the policy commit ${policy} must come before the attack traces' ${attacks}`);
+  }
+});
+
+Deno.test("the README's comparison and v1/v2 tables are the committed result sets", async () => {
+  const readme = (await Deno.readTextFile(new URL("README.md", ROOT))).replace(/ +/g, " ");
+  const load = async (version: string) =>
+    JSON.parse(await Deno.readTextFile(new URL(`traces/agentdojo/results/${version}/results.json`, ROOT))).suites;
+  const [v1, v2] = [await load("v1"), await load("v2")];
+  const provguard: Record<string, [string, string]> = {
+    banking: ["3 / 16", "144 / 144"],
+    slack: ["12 / 21", "97 / 105"],
+    travel: ["0 / 20", "79 / 120"],
+    workspace: ["5 / 40", "200 / 240"],
+  };
+  for (const [suite, [blocked, stopped]] of Object.entries(provguard)) {
+    const now = v2[suite];
+    assert.ok(
+      readme.includes(
+        `| ${suite} | ${blocked} | ${now.legitBlocked} / ${now.userTasks} | ${stopped} | ${now.attacksStopped} / ${now.pairs} |`,
+      ),
+      `comparison row for ${suite}`,
+    );
+    const before = v1[suite];
+    assert.ok(
+      readme.includes(
+        `| ${suite} | ${before.attacksStopped} / ${before.pairs} | ${now.attacksStopped} / ${now.pairs} | ` +
+          `${before.legitBlocked} | ${now.legitBlocked} |`,
+      ),
+      `v1/v2 row for ${suite}`,
+    );
   }
 });

@@ -1,0 +1,36 @@
+import assert from "node:assert/strict";
+import { parsePolicy } from "../mod.ts";
+
+const ROOT = new URL("../", import.meta.url);
+const readme = await Deno.readTextFile(new URL("README.md", ROOT));
+
+Deno.test("README starts with exactly the two set-up commands", () => {
+  const lines = readme.split("\n").slice(0, 4);
+  assert.equal(lines[0], "```sh");
+  assert.match(lines[1], /^npx -y deno@2\.9\.6 task start\b/);
+  assert.match(lines[2], /^npx -y deno@2\.9\.6 task test\b/);
+  assert.equal(lines[3], "```");
+});
+
+Deno.test("README's complete example policy is the file in traces/examples, and it loads", async () => {
+  const file = await Deno.readTextFile(new URL("traces/examples/complete.policy.yaml", ROOT));
+  assert.ok(
+    readme.includes("```yaml\n" + file + "```"),
+    "the README block must equal traces/examples/complete.policy.yaml",
+  );
+  const policy = parsePolicy(file, { source: "complete.policy.yaml" });
+  assert.deepEqual(Object.keys(policy.approvers), ["legal", "manager"]);
+  assert.deepEqual(Object.keys(policy.casts), ["wiki_search"]);
+});
+
+Deno.test("README's office table is what the office benchmark prints", async () => {
+  const { formatOfficeTable, runOfficeBench } = await import("../adapters/office/mod.ts");
+  const dedent = (text: string) => text.split("\n").map((line) => line.trim()).join("\n");
+  assert.ok(dedent(readme).includes(dedent(formatOfficeTable(await runOfficeBench()))));
+});
+
+Deno.test("README documents every policy key the loader knows", async () => {
+  const { KNOWN_KEYS } = await import("../guard/_policy_schema.ts");
+  const undocumented = KNOWN_KEYS.filter((key) => !readme.includes(key));
+  assert.deepEqual(undocumented, []);
+});

@@ -71,8 +71,8 @@ export {
 } from "./core/mod.ts";
 export {
   EvidenceIndex,
-  findEmbeddedValues,
   type EvidenceMatch,
+  findEmbeddedValues,
   isWeakValue,
   type LeafValue,
   leafValues,

@@ -1,6 +1,6 @@
 /**
  * The `pab` command: `deno task pab COMMAND` runs it with the permissions it
- * needs (`--allow-net=localhost --allow-read --allow-write=/tmp`).
+ * needs (`--allow-net=localhost --allow-read --allow-write=/tmp/pab`).
  *
  * @module
  */

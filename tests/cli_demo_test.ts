@@ -6,7 +6,7 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const ESC = String.fromCharCode(27);
 const ANSI = new RegExp(`${ESC}\\[\\d+m`, "g");
 /** Exactly the flags of the `pab` task in deno.json. */
-const PAB_TASK_FLAGS = ["--allow-net=localhost", "--allow-read", "--allow-write=/tmp"];
+const PAB_TASK_FLAGS = ["--allow-net=localhost", "--allow-read", "--allow-write=/tmp/pab"];
 
 async function runPab(args: string[], flags = PAB_TASK_FLAGS) {
   const output = await new Deno.Command(Deno.execPath(), {
@@ -52,15 +52,16 @@ Deno.test("pab demo --record refuses to write inside the repository under the pa
   assert.equal(
     result.stderr,
     `error: Cannot write the demo trace to "${target}": Deno's permission sandbox refused it\n` +
-      "  this run may write only where its --allow-write flag allows, and deno task pab allows only /tmp\n" +
-      "  fix: record under /tmp instead (pab demo --record /tmp/pab-demo.jsonl), " +
+      "  this run may write only where its --allow-write flag allows, and deno task pab allows only /tmp/pab\n" +
+      "  fix: record under /tmp/pab instead (pab demo --record /tmp/pab/demo.jsonl), " +
       `or run cli.ts with --allow-write=${target}\n`,
   );
   await assert.rejects(Deno.stat(`${ROOT}${target}`), Deno.errors.NotFound);
 });
 
 Deno.test("pab demo --record saves a trace that pab check replays with the demo policy", async () => {
-  const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "pab-demo-test-" });
+  // Only /tmp/pab is writable under the pab task's flags; the run creates the folder it records into.
+  const dir = `/tmp/pab/demo-test-${crypto.randomUUID()}`;
   try {
     const path = `${dir}/demo.jsonl`;
     const recorded = await runPab(["demo", "--record", path]);

@@ -34,7 +34,7 @@ Options:
   -h, --help          Show this help
 
 Needs --allow-net=localhost, and for --record, write access to FILE
-(deno task pab grants localhost, and writes only under /tmp).
+(deno task pab grants localhost, and writes only under /tmp/pab).
 
 Exit codes: 0 pab stopped every hijacked call and let the legitimate one
 through; 1 it did not; 2 bad usage, the server could not start, or FILE could
@@ -116,15 +116,15 @@ async function saveTrace(path: string, text: string, io: Io): Promise<void> {
     const name = error instanceof Error ? error.name : "";
     const details = name === "NotCapable"
       ? [
-        "this run may write only where its --allow-write flag allows, and deno task pab allows only /tmp",
-        `fix: record under /tmp instead (pab demo --record /tmp/pab-demo.jsonl), or run cli.ts with --allow-write=${path}`,
+        "this run may write only where its --allow-write flag allows, and deno task pab allows only /tmp/pab",
+        `fix: record under /tmp/pab instead (pab demo --record /tmp/pab/demo.jsonl), or run cli.ts with --allow-write=${path}`,
       ]
       : name === "NotFound"
       ? [
         "its directory does not exist",
-        "fix: create the directory, or record under /tmp (--record /tmp/pab-demo.jsonl)",
+        "fix: create the directory, or record under /tmp/pab (--record /tmp/pab/demo.jsonl)",
       ]
-      : ["fix: check the path, or record under /tmp (--record /tmp/pab-demo.jsonl)"];
+      : ["fix: check the path, or record under /tmp/pab (--record /tmp/pab/demo.jsonl)"];
     throw new IoError(
       `Cannot write the demo trace to "${path}": ${fileProblem(error)}\n${
         details.map((line) => `  ${line}`).join("\n")

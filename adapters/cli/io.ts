@@ -44,7 +44,7 @@ export interface Io {
   readonly noColor: boolean;
   /** Read a UTF-8 text file. Rejects with the runtime's error (such as `Deno.errors.NotFound`). */
   readTextFile(path: string): Promise<string>;
-  /** Write a UTF-8 text file. Rejects with the runtime's error (such as `Deno.errors.NotCapable`). */
+  /** Write a UTF-8 text file, creating its folder if needed. Rejects with the runtime's error (such as `Deno.errors.NotCapable`). */
   writeTextFile(path: string, text: string): Promise<void>;
 }
 
@@ -66,7 +66,11 @@ export function denoIo(): Io {
     isTerminal: Deno.stdout.isTerminal(),
     noColor: Deno.noColor,
     readTextFile: (path) => Deno.readTextFile(path),
-    writeTextFile: (path, text) => Deno.writeTextFile(path, text),
+    async writeTextFile(path, text) {
+      const folder = path.replace(/[^/]*$/, "");
+      if (folder) await Deno.mkdir(folder, { recursive: true }).catch(() => {}); // the write says what went wrong
+      await Deno.writeTextFile(path, text);
+    },
   };
 }
 

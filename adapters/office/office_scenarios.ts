@@ -4,9 +4,17 @@
  *
  * @module
  */
-import type { LedgerEvent } from "../../mod.ts";
+import { groupOf, type LedgerEvent } from "../../mod.ts";
 import type { OfficeAgent } from "./office_agent.ts";
-import { officeGroupOf, type OfficeWorld } from "./office_world.ts";
+import { officePolicy } from "./office_policy.ts";
+import type { OfficeWorld } from "./office_world.ts";
+
+const POLICY = officePolicy();
+
+/** The directory group of an address, from the office policy's own directory. */
+function officeGroupOf(address: string): string {
+  return groupOf(POLICY, address);
+}
 
 /** One task: what the agent was asked to do, and how to judge the result. */
 export interface OfficeScenario {

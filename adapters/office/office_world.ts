@@ -90,16 +90,3 @@ export class OfficeWorld {
   /** Accounts with an open support case. */
   readonly openCases: ReadonlySet<number> = new Set([4211]);
 }
-
-/** The directory group of an address: anyone unknown is the public. */
-export function officeGroupOf(address: string): string {
-  const directory: Record<string, string> = {
-    "all@northwind.example": "staff",
-    "cs@northwind.example": "staff",
-    "archive@northwind.example": "staff",
-    "legal-ops@northwind.example": "staff",
-    "hr-team@northwind.example": "hr",
-    "finance-lead@northwind.example": "finance",
-  };
-  return directory[address] ?? "public";
-}

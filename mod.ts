@@ -93,6 +93,7 @@ export {
   compilePolicy,
   type ConfirmFunction,
   type Decision,
+  type Evidence,
   explainDecision,
   type FieldSpec,
   formatRecovery,

@@ -7,7 +7,7 @@
  */
 import type { PartialLabel } from "../core/partial_label.ts";
 import { canonicalJson } from "../core/canonical_json.ts";
-import type { Gap, GapCode, Note } from "./gap.ts";
+import type { Evidence, Gap, GapCode, Note } from "./gap.ts";
 
 /** What the caller should do with the call. */
 export type Outcome = "allow" | "confirm" | "block";
@@ -61,6 +61,8 @@ export interface Decision {
   readonly waived: readonly Waiver[];
   /** Remarks that do not block. */
   readonly notes: readonly Note[];
+  /** Why each checked argument value that passed did so. */
+  readonly evidence: readonly Evidence[];
   /** The branch's label before the call. */
   readonly labelBefore: PartialLabel;
   /** The label the branch would have after the call's read. */
@@ -104,6 +106,13 @@ export function explainDecision(decision: Decision): string {
   for (const gap of decision.gaps) lines.push(`- [${gap.code}] ${gap.message}`);
   for (const waiver of decision.waived) {
     lines.push(`- waived [${waiver.code}] by ruling ${waiver.ruling} from ${waiver.approver}`);
+  }
+  for (const item of decision.evidence) {
+    const value = item.value.length > 80 ? `${item.value.slice(0, 77)}...` : item.value;
+    const shown = `${item.argument}='${value.replaceAll("\n", "\\n")}'`;
+    lines.push(
+      item.sources.length ? `+ ${shown} comes from ${item.sources.join(", ")}` : `+ ${shown} is on the allow list`,
+    );
   }
   for (const note of decision.notes) lines.push(`  note [${note.code}]: ${note.message}`);
   if (decision.recovery) lines.push(formatRecovery(decision.recovery));

@@ -17,7 +17,7 @@ import { trustRank } from "../core/trust.ts";
 import { isWeakValue, normalizeText } from "../harvest/normalize.ts";
 import { leafValues } from "../harvest/leaf_values.ts";
 import { findEmbeddedValues } from "../harvest/embedded_values.ts";
-import type { Gap, Note } from "./gap.ts";
+import type { Evidence, Gap, Note } from "./gap.ts";
 import { groupOf, type Policy, type ToolPolicy, toolPolicy } from "./policy.ts";
 import type { Source } from "./source.ts";
 
@@ -51,6 +51,8 @@ export interface GapReport {
   readonly gaps: readonly Gap[];
   /** Remarks that do not block. */
   readonly notes: readonly Note[];
+  /** Why each checked argument value that passed did so. */
+  readonly evidence: readonly Evidence[];
 }
 
 /** The label of what a call reads, from its contract (or "unknown, from tool X"). */
@@ -93,6 +95,7 @@ export function findGaps(
   const spec = toolPolicy(policy, tool);
   const gaps: Gap[] = [];
   const notes: Note[] = [];
+  const evidence: Evidence[] = [];
   if (!spec) {
     notes.push({
       code: "unknown-tool",
@@ -100,7 +103,7 @@ export function findGaps(
         `${tool} is not in policy "${policy.source}": it is judged by the default rules and its output is untrusted`,
     });
   }
-  if (spec) checkArguments(context, spec, args, gaps, notes);
+  if (spec) checkArguments(context, spec, args, gaps, notes, evidence);
   const onTainted = spec?.onTainted ?? policy.default.onTainted;
   if (context.tainters.length && onTainted !== "allow") {
     gaps.push({
@@ -112,7 +115,7 @@ export function findGaps(
   }
   const future = meetPartial(state.label, incomingLabel(policy, tool, args));
   if (spec) checkContract(context, state, spec, tool, args, future, gaps, notes);
-  return { future, gaps, notes };
+  return { future, gaps, notes, evidence };
 }
 
 function checkArguments(
@@ -121,13 +124,17 @@ function checkArguments(
   args: Readonly<Record<string, unknown>>,
   gaps: Gap[],
   notes: Note[],
+  evidence: Evidence[],
 ): void {
   for (const [arg, rule] of Object.entries(spec.args)) {
     const allowed = new Set(rule.allow.map((value) => normalizeText(value).trim()));
     for (const leaf of leafValues(args[arg], arg)) {
       if (!leaf.text.trim()) continue;
       const shown = `${leaf.path}=${quote(leaf.text)}`;
-      if (allowed.has(normalizeText(leaf.text).trim())) continue;
+      if (allowed.has(normalizeText(leaf.text).trim())) {
+        evidence.push({ argument: leaf.path, value: leaf.text, sources: [] });
+        continue;
+      }
       if (rule.embedded) checkEmbedded(context, rule.embedded, rule.onViolation, leaf.path, leaf.text, gaps);
       if (!rule.require && !rule.allow.length) continue;
       if (!rule.require) {
@@ -144,6 +151,7 @@ function checkArguments(
       const needed = trustRank(rule.require);
       const vouching = sources.filter((source) => trustRank(source.trust) >= needed);
       if (vouching.length) {
+        evidence.push({ argument: leaf.path, value: leaf.text, sources: uniqueNames(vouching) });
         if (isWeakValue(leaf.text)) {
           notes.push({
             code: "weak-evidence",

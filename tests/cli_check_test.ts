@@ -47,7 +47,7 @@ Deno.test("pab check under a provenance-only policy blocks the hijack and allows
   const lines = result.stdout.split("\n");
   assert.match(
     lines[1],
-    /^BLOCK   traces\/examples\/hijack\.openai\.json#call_send_eve send_email\(to='eve@attacker\.example'/,
+    /^BLOCK {3}traces\/examples\/hijack\.openai\.json#call_send_eve send_email\(to='eve@attacker\.example'/,
   );
   assert.equal(
     lines[2],
@@ -55,7 +55,7 @@ Deno.test("pab check under a provenance-only policy blocks the hijack and allows
   );
   assert.match(
     lines[4],
-    /^ALLOW   traces\/examples\/hijack\.openai\.json#call_send_alice send_email\(to='alice@corp\.example'/,
+    /^ALLOW {3}traces\/examples\/hijack\.openai\.json#call_send_alice send_email\(to='alice@corp\.example'/,
   );
   assert.equal(lines.at(-2), "3 calls in 1 trace: 2 allowed, 1 blocked");
   const json = await pab(["check", "--json", "--policy", policy, OPENAI], { files });

@@ -370,11 +370,13 @@ export class Guard {
    */
   async propose(
     tool: string,
-    args: Readonly<Record<string, unknown>>,
+    callerArgs: Readonly<Record<string, unknown>>,
     options: ProposeOptions = {},
   ): Promise<ProposeResult> {
-    assertCall(tool, args);
+    assertCall(tool, callerArgs);
     this.#assertOpen();
+    // Decide and run on a private copy: the caller cannot change the arguments between the decision and the call.
+    const args = snapshot(callerArgs);
     const run = options.run ?? this.#session.tools.get(tool);
     if (!run) throw new TypeError(`Cannot run ${tool}: pass options.run or register it with guard.protect()`);
     let decision = this.#decide(tool, args);
@@ -752,6 +754,15 @@ function bindCasts(policy: Policy, functions: Readonly<Record<string, CastFuncti
     bound[tool] = { name: spec.cast, ceiling: spec.ceiling, resolve };
   }
   return bound;
+}
+
+/** A deep copy of plain data; values that cannot be copied are kept as they are (deciding on them is a guard-error). */
+function snapshot(args: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  try {
+    return structuredClone(args);
+  } catch {
+    return args;
+  }
 }
 
 function userStep(gaps: readonly Gap[]): RecoveryStep {

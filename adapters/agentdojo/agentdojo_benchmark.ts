@@ -125,8 +125,22 @@ function attackOutcome(pair: string, succeedsUnguarded: boolean, calls: readonly
     call.verdict === "ruling" && call.approvers.some((approver) => approver.startsWith("user:"))
   );
   if (held) return { pair, outcome: "held", succeedsUnguarded };
-  const reason = attacker.map((call) => `${call.tool}(${describeArgs(call.args)})`).join(", ");
+  const reason = attacker.map(whyAllowed).join("; ");
   return { pair, outcome: "through", succeedsUnguarded, reason: reason || "the attack needs no tool call" };
+}
+
+/** One attacker call that was allowed, and why: which sources vouched, and what no rule constrains. */
+function whyAllowed(call: ReplayedCall): string {
+  const vouched = call.evidence.map((item) =>
+    `${item.argument} from ${item.sources.length ? item.sources.join(", ") : "the allow list"}`
+  );
+  const checked = new Set(call.evidence.map((item) => item.argument.split(/[.[]/)[0]));
+  const free = Object.keys(call.args).filter((name) => !checked.has(name));
+  const parts = [
+    ...(vouched.length ? [`vouched: ${vouched.join(", ")}`] : []),
+    ...(free.length ? [`unconstrained: ${free.join(", ")}`] : []),
+  ];
+  return `${call.tool}(${describeArgs(call.args)}) allowed (${parts.join("; ") || "no rule applies"})`;
 }
 
 function describeArgs(args: Readonly<Record<string, unknown>>): string {

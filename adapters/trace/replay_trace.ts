@@ -6,7 +6,7 @@
  */
 import { Guard, type GuardOptions } from "../../guard/guard.ts";
 import type { Outcome, Recovery } from "../../guard/decision.ts";
-import type { GapCode, Note } from "../../guard/gap.ts";
+import type { Evidence, GapCode, Note } from "../../guard/gap.ts";
 import type { Policy } from "../../guard/policy.ts";
 import type { Actor, ResultEvent, Trace } from "./trace.ts";
 
@@ -78,6 +78,8 @@ export interface ReplayedCall {
   readonly reasons: readonly ReplayReason[];
   /** Remarks that did not change the decision. */
   readonly notes: readonly ReplayNote[];
+  /** Why each checked argument value that passed did so. */
+  readonly evidence: readonly Evidence[];
   /** The way to yes, when the call is not allowed outright. */
   readonly recovery?: Recovery;
   /** The decision as `explain()` renders it, first line `tool: outcome`. */
@@ -184,6 +186,7 @@ export async function replayTrace(trace: Trace, policy: Policy, options: ReplayO
       decision: decision.outcome,
       reasons: Object.freeze(decision.gaps.map((gap) => Object.freeze({ code: gap.code, message: gap.message }))),
       notes: Object.freeze(decision.notes.map((note) => Object.freeze({ code: note.code, message: note.message }))),
+      evidence: decision.evidence,
       ...(decision.recovery ? { recovery: decision.recovery } : {}),
       explanation: decision.explain(),
       ran: result !== undefined,

@@ -300,10 +300,15 @@ export class Guard {
     return decision.outcome === "allow" ? decision : withRecovery(decision, this.#recoveryFor(decision));
   }
 
-  /** The way to yes for a call that is not allowed outright. */
+  /**
+   * The way to yes for a call that is not allowed outright. For a call that is
+   * allowed but would make the branch's label stricter (a risky read), the
+   * plan is to read it in a child branch when a schema lists the tool, else to
+   * accept the stricter label.
+   */
   planRecovery(tool: string, args: Readonly<Record<string, unknown>>): Recovery {
     try {
-      return planRecovery(
+      const recovery = planRecovery(
         {
           policy: this.policy,
           gapsAt: (state, name, callArgs) => this.#gapsAt(state, name, callArgs),
@@ -315,9 +320,23 @@ export class Guard {
         tool,
         args,
       );
+      if (!recovery.found || recovery.steps.length) return recovery;
+      const choices = this.#readChoices(tool, args);
+      return { found: true, steps: choices.slice(0, 1) };
     } catch (error) {
       return { found: false, reason: `the planner failed: ${errorText(error)}` };
     }
+  }
+
+  /** How to take a read that would make the label stricter: child branches with a schema for the tool, or accepting. */
+  #readChoices(tool: string, args: Readonly<Record<string, unknown>>): RecoveryStep[] {
+    const after = this.#gapsAt(this.#state(), tool, args).future;
+    if (samePartial(after, this.#label)) return [];
+    const schemas = Object.entries(this.policy.schemas).filter(([, schema]) => schema.tools.includes(tool));
+    return [
+      ...schemas.map(([schema]) => ({ kind: "fork" as const, schema })),
+      { kind: "accept" as const, label: formatPartialLabel(after) },
+    ];
   }
 
   /**
@@ -413,12 +432,7 @@ export class Guard {
     }
     const stricter = !samePartial(decision.labelAfter, this.#label);
     if (stricter && !options.accept) {
-      const schemas = Object.entries(this.policy.schemas).filter(([, schema]) => schema.tools.includes(tool));
-      const choices: RecoveryStep[] = [
-        ...schemas.map(([schema]) => ({ kind: "fork" as const, schema })),
-        { kind: "accept", label: formatPartialLabel(decision.labelAfter) },
-      ];
-      return { status: "needs_accept", decision, options: choices };
+      return { status: "needs_accept", decision, options: this.#readChoices(tool, args) };
     }
     const used = rulings.usable.filter((ruling) => decision.waived.some((waiver) => waiver.ruling === ruling.id));
     for (const ruling of used) {

@@ -357,3 +357,32 @@ Deno.test("a guard rejects approvers and casts that do not fit its policy when i
   );
   assert.ok(RulingError);
 });
+
+Deno.test("the planner's answer for a risky read: a child branch with a schema, else accepting the stricter label", async () => {
+  const { guard } = office();
+  assert.deepEqual(guard.planRecovery("read_file", { system: "public_forum", name: "acme-forum-thread.md" }), {
+    found: true,
+    steps: [{ kind: "fork", schema: "forum_triage" }],
+  });
+  const probe = await guard.propose("read_file", { system: "public_forum", name: "acme-forum-thread.md" });
+  assert.equal(probe.status, "needs_accept");
+  assert.deepEqual(probe.status === "needs_accept" && probe.options.map((option) => option.kind), [
+    "fork",
+    "fork",
+    "fork",
+    "accept",
+  ]);
+  const noSchema = parsePolicy(`
+version: 1
+tools:
+  read_web: { output: untrusted, on_tainted: allow }
+`);
+  assert.deepEqual(new Guard(noSchema).planRecovery("read_web", {}), {
+    found: true,
+    steps: [{ kind: "accept", label: "<public | suspicious>" }],
+  });
+  assert.deepEqual(guard.planRecovery("send_email", { to: "all@northwind.example", body: "hi" }), {
+    found: true,
+    steps: [],
+  });
+});

@@ -5,7 +5,7 @@
  * Runs unchanged on Deno, browsers and edge runtimes: nothing here touches the
  * file system, the network or the clock.
  *
- * @example The seed's hijack, stopped
+ * @example The e-mail hijack, stopped
  * ```ts
  * import { Guard, parsePolicy, ToolCallDenied } from "./mod.ts";
  *

@@ -116,7 +116,7 @@ const SESSION_INIT: unique symbol = Symbol("pab.session");
 /**
  * A guard for one conversation (the main branch), or one of its child branches.
  *
- * @example The seed's hijack
+ * @example The e-mail hijack
  * ```ts
  * import { Guard, parsePolicy, ToolCallDenied } from "../mod.ts";
  * const guard = new Guard(parsePolicy(`

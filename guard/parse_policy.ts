@@ -16,7 +16,7 @@ export type PolicyFormat = "yaml" | "jsonc";
  * Parse and validate a policy. The format is taken from `options.format`, else
  * from the source name's extension (`.json`/`.jsonc` are JSONC, anything else YAML).
  *
- * @example Load the seed's e-mail policy
+ * @example Load ProvGuard's example e-mail policy
  * ```ts
  * import { parsePolicy } from "./parse_policy.ts";
  * const policy = parsePolicy(`

@@ -44,7 +44,7 @@ tools:
 
 /** The same policy as JSONC, with comments and trailing commas. */
 export const JSONC_POLICY = `{
-  // The seed's e-mail policy, as JSONC.
+  // ProvGuard's e-mail policy, as JSONC.
   "version": 1,
   "default": { "on_tainted": "confirm" },
   "tools": {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { compilePolicy, Guard, makeLabel, PabError, parsePolicy, PolicyError, type PolicyIssue } from "../mod.ts";
 
-/** The seed's ProvGuard policy, with its example addresses replaced. */
-const SEED_YAML = `
+/** ProvGuard's published example policy, with its example addresses replaced. */
+const PROVGUARD_YAML = `
 version: 1
 default:
   on_tainted: confirm # unknown tools are never silently allowed
@@ -20,7 +20,7 @@ tools:
         on_violation: block
 `;
 
-const SEED_JSONC = `{
+const PROVGUARD_JSONC = `{
   "version": 1,
   "default": {
     "on_tainted": "confirm", // unknown tools are never silently allowed
@@ -57,8 +57,8 @@ function assertPolicyIssues(load: () => unknown, source: string, issues: PolicyI
   });
 }
 
-Deno.test("parsePolicy() loads the seed's ProvGuard policy unchanged", () => {
-  const policy = parsePolicy(SEED_YAML, { source: "email_agent.yaml" });
+Deno.test("parsePolicy() loads ProvGuard's published example policy unchanged", () => {
+  const policy = parsePolicy(PROVGUARD_YAML, { source: "email_agent.yaml" });
   assert.equal(policy.source, "email_agent.yaml");
   assert.deepEqual(policy.default, { onTainted: "confirm" });
   assert.deepEqual(Object.keys(policy.tools), ["read_inbox", "get_contacts", "send_email"]);
@@ -72,14 +72,14 @@ Deno.test("parsePolicy() loads the seed's ProvGuard policy unchanged", () => {
 });
 
 Deno.test("parsePolicy() reads the same policy from JSONC, comments and trailing commas included", () => {
-  const yaml = parsePolicy(SEED_YAML, { source: "email_agent.yaml" });
-  const jsonc = parsePolicy(SEED_JSONC, { source: "email_agent.jsonc" });
+  const yaml = parsePolicy(PROVGUARD_YAML, { source: "email_agent.yaml" });
+  const jsonc = parsePolicy(PROVGUARD_JSONC, { source: "email_agent.jsonc" });
   assert.deepEqual({ ...jsonc, source: "" }, { ...yaml, source: "" });
-  assert.deepEqual(parsePolicy(SEED_JSONC, { format: "jsonc" }).tools, yaml.tools);
+  assert.deepEqual(parsePolicy(PROVGUARD_JSONC, { format: "jsonc" }).tools, yaml.tools);
 });
 
 Deno.test("parsePolicy() returns a deeply frozen policy", () => {
-  const policy = parsePolicy(SEED_YAML);
+  const policy = parsePolicy(PROVGUARD_YAML);
   assert.ok(Object.isFrozen(policy));
   assert.throws(() => {
     (policy.tools.send_email.args.to.allow as string[]).push("eve@attacker.example");

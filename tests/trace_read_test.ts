@@ -34,7 +34,7 @@ function withoutActor(events: readonly TraceEvent[]): TraceEvent[] {
   });
 }
 
-Deno.test("readPabTrace() reads the seed's hijack", async () => {
+Deno.test("readPabTrace() reads the e-mail hijack", async () => {
   const trace = readPabTrace(await read("traces/examples/hijack.pab.jsonl"), { source: "hijack.pab.jsonl" });
   assert.equal(trace.id, "hijack");
   assert.deepEqual(trace.events.map((event) => event.type), [

@@ -36,7 +36,7 @@ Exit codes: 0 the guarded arm finished every job with no breach; 1 otherwise; 2 
 
 /** The office benchmark. */
 export const officeBench: Bench = {
-  summary: "Six office scenarios against four arms of the guard (the seed's table)",
+  summary: "Six office scenarios against four arms of the guard (APPA's published table)",
   run: runOffice,
 };
 

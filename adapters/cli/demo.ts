@@ -1,5 +1,5 @@
 /**
- * `pab demo`: the seed's hijack, end to end and for real.
+ * `pab demo`: the e-mail hijack, end to end and for real.
  *
  * @module
  */
@@ -17,7 +17,7 @@ import { styleFor } from "./style.ts";
 
 const HELP = `Usage: pab demo [--record FILE] [--print-policy]
 
-The seed's hijack, end to end and for real. pab starts a mock server on
+The e-mail hijack, end to end and for real. pab starts a mock server on
 localhost that serves an inbox and an intranet page, each planting an
 attacker's instruction, and a mail server's outbox. A scripted agent that
 obeys every instruction it reads fetches them over HTTP and sends e-mail.
@@ -55,7 +55,7 @@ not be written.
  */
 export const demoCommand: Command = {
   name: "demo",
-  summary: "Run the seed's hijack against a mock inbox and web page, without and with pab",
+  summary: "Run the e-mail hijack against a mock inbox and web page, without and with pab",
   help: HELP,
   run: demo,
 };

@@ -3,7 +3,7 @@
  * each a function of its arguments and an {@linkcode Io} that returns an exit
  * code. `cli.ts` at the top of the repository is the thin shell around them.
  *
- * @example Run `pab check` on the seed's hijack, with output collected in memory
+ * @example Run `pab check` on the e-mail hijack, with output collected in memory
  * ```ts ignore
  * import { memoryIo, runCli } from "./mod.ts";
  * const memory = memoryIo({ files: { "policy.yaml": "...", "hijack.json": "..." } });

@@ -71,7 +71,7 @@ export function officeBenchJson(runs: readonly OfficeRun[]): {
   return { schemaVersion: 1, arms };
 }
 
-/** The seed's table, as text. */
+/** ProvGuard's table, as text. */
 export function formatOfficeTable(runs: readonly OfficeRun[]): string {
   const arms = Object.keys(OFFICE_ARMS);
   const cell = (run: OfficeRun) => `${run.done ? "done" : "fail"}${run.breach ? " +BREACH" : ""}`;
@@ -88,7 +88,7 @@ export function formatOfficeTable(runs: readonly OfficeRun[]): string {
   return lines.join("\n");
 }
 
-/** One run's trace, the way the seed prints it. */
+/** One run's trace: branch, tool, ok / BLOCKED with gaps / plan, label after. */
 export function formatOfficeTrace(run: OfficeRun): string {
   return [
     `--- ${run.scenario} / ${run.arm} ---`,

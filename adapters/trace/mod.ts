@@ -5,7 +5,7 @@
  *
  * Pure TypeScript: takes text, returns data. No file system, network or clock.
  *
- * @example Replay the seed's hijack
+ * @example Replay the e-mail hijack
  * ```ts
  * import { readTrace, replayTrace } from "./mod.ts";
  * import { parsePolicy } from "../../guard/parse_policy.ts";

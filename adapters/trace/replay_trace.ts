@@ -140,7 +140,7 @@ class RecordedFailure extends Error {}
  * Throws `TypeError`, as `new Guard()` does, when the policy names approvers or
  * casts that `options.guard` does not register.
  *
- * @example The seed's hijack
+ * @example The e-mail hijack
  * ```ts
  * import { replayTrace } from "./replay_trace.ts";
  * import { readPabTrace } from "./read_pab_trace.ts";

@@ -1,5 +1,5 @@
 /**
- * Print the demo's two runs side by side, call by call, in the seed's style.
+ * Print the demo's two runs side by side, call by call, in ProvGuard's style.
  *
  * @module
  */
@@ -92,7 +92,7 @@ export function renderDemo(report: DemoReport, url: string, style: Style): Rende
   return { text: lines.join("\n") + "\n", ok };
 }
 
-/** A send as the seed shows it: only the recipient, which is what the policy judges. */
+/** A send shown by its recipient only, which is what the policy judges. */
 function shown(call: DemoCall): string {
   return formatCall(call.tool, call.tool === "send_email" ? { to: call.args.to } : call.args);
 }

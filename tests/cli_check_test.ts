@@ -160,11 +160,11 @@ Deno.test("pab check colours decisions only on a terminal without NO_COLOR", asy
   assert.equal(coloured.stdout.replaceAll(ANSI, ""), plain.stdout);
 });
 
-Deno.test("pab check settles stand-ins for the policy's approvers and casts", async () => {
+Deno.test("pab check reports unlabelled data at a check instead of guessing a cast, and names the approvers", async () => {
   const policy = `
 version: 1
 approvers:
-  legal: {mandate: [recipient, tainted-context]}
+  legal: {mandate: [unlabelled, tainted-context]}
 casts:
   wiki_search: {cast: wiki, ceiling: {readers: all, trust: trusted}}
 tools:
@@ -186,9 +186,8 @@ tools:
   assert.match(result.stdout, /BLOCK {3}t#s send_email\(to='x@corp\.example'\)\n/);
   assert.match(
     result.stdout,
-    /\n {2}- \[recipient\] send_email would send <nobody \| suspicious> data to to='x@corp\.example'/,
+    /\n {2}- \[unlabelled\] wiki_search: cast wiki failed: casts are code registered by the agent, and pab check cannot run them\n/,
   );
-  assert.match(result.stdout, /note \[cast\]: .* settled as <nobody \| suspicious> by wiki/);
   assert.match(result.stdout, /way to yes: ask approver "legal" for a ruling on this exact call/);
 });
 

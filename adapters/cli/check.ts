@@ -5,7 +5,6 @@
  * @module
  */
 import { TraceError } from "../../core/errors.ts";
-import { makeLabel } from "../../core/label.ts";
 import type { CastFunction, GuardOptions } from "../../guard/guard.ts";
 import type { Policy } from "../../guard/policy.ts";
 import type { ApproverRule } from "../../guard/ruling.ts";
@@ -125,13 +124,18 @@ async function loadTrace(path: string, io: Io): Promise<Trace> {
 /**
  * Approver rules and casts live in code, so a replay from the command line
  * registers stand-ins: every approver would agree (it only shapes the way to
- * yes; a replay asks for no rulings), and every cast gives the strictest label.
+ * yes; a replay asks for no rulings), and every cast fails, so unlabelled data
+ * that reaches a check is reported as such (`unlabelled`) instead of guessed.
  */
 function offlineGuardOptions(policy: Policy): GuardOptions {
   const approvers: Record<string, ApproverRule> = {};
   for (const name of Object.keys(policy.approvers)) approvers[name] = () => true;
   const casts: Record<string, CastFunction> = {};
-  for (const spec of Object.values(policy.casts)) casts[spec.cast] = () => makeLabel([], "suspicious");
+  for (const spec of Object.values(policy.casts)) {
+    casts[spec.cast] = () => {
+      throw new Error("casts are code registered by the agent, and pab check cannot run them");
+    };
+  }
   return { approvers, casts };
 }
 

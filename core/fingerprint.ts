@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex } from "@noble/hashes/utils.js";
+import { sha256 } from "npm:@noble/hashes@2.4.0/sha2.js";
+import { bytesToHex } from "npm:@noble/hashes@2.4.0/utils.js";
 import { canonicalJson } from "./canonical_json.ts";
 
 /**

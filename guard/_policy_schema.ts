@@ -1,5 +1,5 @@
 // Private: the zod schema of policy files. Never re-exported; zod types stay out of pab's API.
-import * as z from "zod/mini";
+import * as z from "npm:zod@4.6.7/mini";
 
 const name = z.string().check(z.minLength(1));
 const trust = z.enum(["suspicious", "attested", "trusted"]);

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type * as z from "zod/mini";
+import type * as z from "npm:zod@4.6.7/mini";
 import { type Label, makeLabel } from "../core/label.ts";
 import { PolicyError, type PolicyIssue } from "../core/errors.ts";
 import { isGapCode, WAIVABLE_GAP_CODES } from "./gap.ts";

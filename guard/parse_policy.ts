@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { load, YAMLException } from "js-yaml";
-import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { load, YAMLException } from "npm:js-yaml@5.5.0";
+import { parse as parseJsonc, type ParseError, printParseErrorCode } from "npm:jsonc-parser@3.3.1";
 import { PolicyError } from "../core/errors.ts";
 import { compilePolicy } from "./compile_policy.ts";
 import type { Policy } from "./policy.ts";

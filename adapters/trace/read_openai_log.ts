@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+import { getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from "npm:jsonc-parser@3.3.1";
 import { TraceError } from "../../core/errors.ts";
 import type { ReadTraceOptions, Trace, TraceEvent } from "./trace.ts";
 

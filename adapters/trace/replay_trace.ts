@@ -56,6 +56,7 @@ export interface ReplayNote {
  *   decision: "confirm",
  *   reasons: [{ code: "tainted-context", message: "context contains untrusted input from tool:read_inbox" }],
  *   notes: [],
+ *   evidence: [],
  *   explanation: "send_email: confirm\n- [tainted-context] context contains untrusted input from tool:read_inbox",
  *   ran: false,
  * };

@@ -1,0 +1,12 @@
+/**
+ * pab in an OpenAI-style chat-completions tool loop.
+ *
+ * @module
+ */
+export {
+  answerToolCalls,
+  type ChatMessage,
+  type ChatToolCall,
+  type ChatToolMessage,
+  recordMessage,
+} from "./answer_tool_calls.ts";

@@ -64,6 +64,7 @@ export {
   settle,
   type SettleFailure,
   type SettleResult,
+  sha256Hex,
   TraceError,
   type Trust,
   TRUST_LEVELS,

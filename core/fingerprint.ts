@@ -20,5 +20,18 @@ import { canonicalJson } from "./canonical_json.ts";
  * ```
  */
 export function fingerprintCall(tool: string, args: unknown): string {
-  return bytesToHex(sha256(new TextEncoder().encode(canonicalJson({ tool, args }))));
+  return sha256Hex(canonicalJson({ tool, args }));
+}
+
+/**
+ * The sha256 (hex) of a text's UTF-8 bytes.
+ *
+ * @example
+ * ```ts
+ * import { sha256Hex } from "./fingerprint.ts";
+ * console.log(sha256Hex("abc").slice(0, 8)); // "ba7816bf"
+ * ```
+ */
+export function sha256Hex(text: string): string {
+  return bytesToHex(sha256(new TextEncoder().encode(text)));
 }

@@ -19,5 +19,5 @@ export {
 } from "./partial_label.ts";
 export { Ledger, type LedgerEvent, type LedgerEventKind } from "./ledger.ts";
 export { canonicalJson } from "./canonical_json.ts";
-export { fingerprintCall } from "./fingerprint.ts";
+export { fingerprintCall, sha256Hex } from "./fingerprint.ts";
 export { PabError, PolicyError, type PolicyIssue, RulingError, SchemaError, TraceError } from "./errors.ts";

@@ -8,6 +8,7 @@
 import type { PartialLabel } from "../core/partial_label.ts";
 import { canonicalJson } from "../core/canonical_json.ts";
 import type { Evidence, Gap, GapCode, Note } from "./gap.ts";
+import { quoteValue } from "./quote_value.ts";
 
 /** What the caller should do with the call. */
 export type Outcome = "allow" | "confirm" | "block";
@@ -108,8 +109,7 @@ export function explainDecision(decision: Decision): string {
     lines.push(`- waived [${waiver.code}] by ruling ${waiver.ruling} from ${waiver.approver}`);
   }
   for (const item of decision.evidence) {
-    const value = item.value.length > 80 ? `${item.value.slice(0, 77)}...` : item.value;
-    const shown = `${item.argument}='${value.replaceAll("\n", "\\n")}'`;
+    const shown = `${item.argument}=${quoteValue(item.value)}`;
     lines.push(
       item.sources.length ? `+ ${shown} comes from ${item.sources.join(", ")}` : `+ ${shown} is on the allow list`,
     );

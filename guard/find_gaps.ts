@@ -20,6 +20,7 @@ import { findEmbeddedValues } from "../harvest/embedded_values.ts";
 import type { Evidence, Gap, Note } from "./gap.ts";
 import { groupOf, type Policy, type ToolPolicy, toolPolicy } from "./policy.ts";
 import type { Source } from "./source.ts";
+import { quoteValue } from "./quote_value.ts";
 
 /** What Gate 1 needs to know about a branch. */
 export interface BranchState {
@@ -130,7 +131,7 @@ function checkArguments(
     const allowed = new Set(rule.allow.map((value) => normalizeText(value).trim()));
     for (const leaf of leafValues(args[arg], arg)) {
       if (!leaf.text.trim()) continue;
-      const shown = `${leaf.path}=${quote(leaf.text)}`;
+      const shown = `${leaf.path}=${quoteValue(leaf.text)}`;
       if (allowed.has(normalizeText(leaf.text).trim())) {
         evidence.push({ argument: leaf.path, value: leaf.text, sources: [] });
         continue;
@@ -202,7 +203,7 @@ function checkEmbedded(
         ? {
           code: "untrusted-argument",
           severity,
-          message: `${path} embeds ${quote(value)}, which appears only in untrusted input from ${names(sources)}`,
+          message: `${path} embeds ${quoteValue(value)}, which appears only in untrusted input from ${names(sources)}`,
           argument: path,
           value,
           sources: uniqueNames(sources),
@@ -210,7 +211,7 @@ function checkEmbedded(
         : {
           code: "invented-argument",
           severity,
-          message: `${path} embeds ${quote(value)}, which appears in no input the model has seen`,
+          message: `${path} embeds ${quoteValue(value)}, which appears in no input the model has seen`,
           argument: path,
           value,
         },
@@ -301,7 +302,7 @@ function checkReaders(
         const group = groupOf(policy, leaf.text);
         return {
           group,
-          who: `${leaf.path}=${quote(leaf.text)} (group ${group})`,
+          who: `${leaf.path}=${quoteValue(leaf.text)} (group ${group})`,
           argument: leaf.path,
           value: leaf.text,
         };
@@ -318,11 +319,6 @@ function checkReaders(
       });
     }
   }
-}
-
-function quote(text: string): string {
-  const short = text.length > 80 ? `${text.slice(0, 77)}...` : text;
-  return `'${short.replaceAll("\n", "\\n")}'`;
 }
 
 function uniqueNames(sources: readonly Source[]): string[] {

@@ -5,9 +5,8 @@
  *
  * @module
  */
-import { sha256 } from "npm:@noble/hashes@2.4.0/sha2.js";
-import { bytesToHex } from "npm:@noble/hashes@2.4.0/utils.js";
 import { TraceError } from "../../core/errors.ts";
+import { sha256Hex } from "../../core/fingerprint.ts";
 import type { SuiteFiles } from "./agentdojo_benchmark.ts";
 
 /** The four suites, in report order. */
@@ -68,7 +67,7 @@ export async function readSuiteFiles(
   const read = async (relative: string) => {
     const path = `${root}/${AGENTDOJO_VERSION}/${relative}`;
     const text = await readText(path);
-    const actual = bytesToHex(sha256(new TextEncoder().encode(text)));
+    const actual = sha256Hex(text);
     if (actual !== entry.files[relative]) {
       throw new TraceError(
         `Cannot trust "${path}": its sha256 is ${actual.slice(0, 12)}..., the manifest says ${

@@ -1,0 +1,19 @@
+/**
+ * How decisions show a value: quoted, on one line, cut to 80 characters.
+ *
+ * @module
+ */
+
+/**
+ * Quote a value for an explanation line.
+ *
+ * @example
+ * ```ts
+ * import { quoteValue } from "./quote_value.ts";
+ * console.log(quoteValue("eve@attacker.example")); // "'eve@attacker.example'"
+ * ```
+ */
+export function quoteValue(text: string): string {
+  const short = text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  return `'${short.replaceAll("\n", "\\n")}'`;
+}

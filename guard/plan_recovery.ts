@@ -106,23 +106,17 @@ function coverWithRulings(
   args: Readonly<Record<string, unknown>>,
   gaps: readonly Gap[],
 ): RecoveryStep[] | undefined {
+  const indexed = gaps.map((gap, index) => ({ gap, index }));
   const candidates: Array<{ approver: string; covers: Set<number> }> = [];
   for (const [name, approver] of Object.entries(context.approvers)) {
-    const covered = gaps.map((gap, i) => [gap, i] as const).filter(([gap]) => approver.mandate.includes(gap.code));
+    const covered = indexed.filter(({ gap }) => approver.mandate.includes(gap.code));
     if (!covered.length) continue;
-    if (askRule(approver.rule, context, state, tool, args, covered.map(([gap]) => gap)) !== true) continue;
-    candidates.push({ approver: name, covers: new Set(covered.map(([, i]) => i)) });
+    if (askRule(approver.rule, context, state, tool, args, covered.map(({ gap }) => gap)) !== true) continue;
+    candidates.push({ approver: name, covers: new Set(covered.map(({ index }) => index)) });
   }
-  const confirmable = gaps.map((gap, i) => [gap, i] as const).filter(([gap]) => gap.severity === "confirm");
-  const userCodes = new Set(confirmable.map(([gap]) => gap.code));
-  // The user's ruling covers a code only when every open gap of that code is a confirm gap.
-  for (const [gap] of gaps.map((gap, i) => [gap, i] as const)) if (gap.severity === "block") userCodes.delete(gap.code);
-  if (userCodes.size) {
-    candidates.push({
-      approver: "user",
-      covers: new Set(gaps.flatMap((gap, i) => userCodes.has(gap.code) ? [i] : [])),
-    });
-  }
+  // The user's confirmation waives exactly the gaps of confirm severity, as Guard.propose() applies it.
+  const confirmable = indexed.filter(({ gap }) => gap.severity === "confirm");
+  if (confirmable.length) candidates.push({ approver: "user", covers: new Set(confirmable.map(({ index }) => index)) });
   // Smallest subset of candidates covering every gap; named approvers before the user.
   const all = gaps.map((_, i) => i);
   for (let size = 1; size <= candidates.length; size++) {

@@ -386,3 +386,46 @@ tools:
     steps: [],
   });
 });
+
+Deno.test("the planner combines an approver and the user, and propose() honours exactly that plan", async () => {
+  const policy = parsePolicy(`
+version: 1
+approvers:
+  security: { mandate: [invented-argument] }
+tools:
+  read_web: { output: untrusted, on_tainted: allow }
+  reset_account:
+    output: trusted
+    on_tainted: allow
+    args:
+      email: { require: trusted, on_violation: confirm }
+      password: { require: trusted }
+`);
+  const confirmed: string[] = [];
+  const guard = new Guard(policy, {
+    approvers: { security: ({ args }) => String(args.password).length >= 12 || "the password is too short" },
+    confirm: (decision) => {
+      confirmed.push(decision.gaps.map((gap) => gap.code).join(","));
+      return true;
+    },
+  });
+  guard.record("read_web", "write to help@vendor.example");
+  const call = { email: "help@vendor.example", password: "correct-horse-battery" };
+  assert.deepEqual(guard.planRecovery("reset_account", call), {
+    found: true,
+    steps: [
+      { kind: "ruling", approver: "security", covers: ["invented-argument"] },
+      { kind: "ruling", approver: "user", covers: ["untrusted-argument"] },
+    ],
+  });
+  const withoutRuling = await guard.propose("reset_account", call, { run: () => "reset" });
+  assert.equal(withoutRuling.status, "blocked", "the user cannot waive a block gap");
+  assert.deepEqual(confirmed, []);
+  const ruling = guard.requestRuling("security", "reset_account", call);
+  const done = await guard.propose("reset_account", call, { run: () => "reset", rulings: [ruling] });
+  assert.equal(done.status, "done");
+  assert.deepEqual(confirmed, ["untrusted-argument"]);
+  const short = guard.planRecovery("reset_account", { ...call, password: "hunter2" });
+  assert.equal(short.found, false);
+  assert.match(!short.found ? short.reason : "", /approver "security" refuses \(the password is too short\)/);
+});

@@ -14,7 +14,7 @@ import {
   settle,
 } from "../core/partial_label.ts";
 import { trustRank } from "../core/trust.ts";
-import { isWeakValue, normalizeText } from "../harvest/normalize.ts";
+import { isWeakValue, tokenize } from "../harvest/normalize.ts";
 import { leafValues } from "../harvest/leaf_values.ts";
 import { findEmbeddedValues } from "../harvest/embedded_values.ts";
 import type { Evidence, Gap, Note } from "./gap.ts";
@@ -128,11 +128,11 @@ function checkArguments(
   evidence: Evidence[],
 ): void {
   for (const [arg, rule] of Object.entries(spec.args)) {
-    const allowed = new Set(rule.allow.map((value) => normalizeText(value).trim()));
+    const allowed = new Set(rule.allow.map((value) => tokenize(value).join(" ")));
     for (const leaf of leafValues(args[arg], arg)) {
       if (!leaf.text.trim()) continue;
       const shown = `${leaf.path}=${quoteValue(leaf.text)}`;
-      if (allowed.has(normalizeText(leaf.text).trim())) {
+      if (allowed.has(tokenize(leaf.text).join(" "))) {
         evidence.push({ argument: leaf.path, value: leaf.text, sources: [] });
         continue;
       }

@@ -610,3 +610,16 @@ Deno.test("Guard.propose() runs the tool with the arguments it decided on, even 
   assert.equal(result.status, "done");
   assert.deepEqual(sent, [{ to: ["alice@corp.example"] }]);
 });
+
+Deno.test("Guard.decide() matches a number however many trailing zeros either side writes", async () => {
+  const { compilePolicy, Guard: GuardClass } = await import("../mod.ts");
+  const policy = compilePolicy({
+    version: 1,
+    tools: { pay: { output: "trusted", on_tainted: "allow", args: { amount: { require: "trusted" } } } },
+  });
+  const guard = new GuardClass(policy);
+  guard.user("Pay the 1098.70 invoice");
+  assert.equal(guard.decide("pay", { amount: 1098.7 }).outcome, "allow");
+  assert.equal(guard.decide("pay", { amount: "1098.700" }).outcome, "allow");
+  assert.deepEqual(guard.decide("pay", { amount: 1098.07 }).gaps.map((gap) => gap.code), ["invented-argument"]);
+});

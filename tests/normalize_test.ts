@@ -86,3 +86,13 @@ Deno.test("leafValues() refuses values nested more than 64 levels", () => {
       /^Cannot read value at to(\[0\]){65}: nested more than 64 levels$/.test(error.message),
   );
 });
+
+Deno.test("tokenize() drops trailing zeros of decimal numbers, and leaves versions, addresses and grouped numbers alone", () => {
+  assert.deepEqual(tokenize("98.70 10.00 2.50%"), ["98", ".", "7", "10", "2", ".", "5", "%"]);
+  assert.deepEqual(tokenize("98 .70"), tokenize("98.70"));
+  assert.deepEqual(tokenize("1.05"), ["1", ".", "05"]);
+  assert.deepEqual(tokenize("v1.10.0"), ["v1", ".", "10", ".", "0"]);
+  assert.deepEqual(tokenize("10.0.0.1"), ["10", ".", "0", ".", "0", ".", "1"]);
+  assert.deepEqual(tokenize("1.500,00"), ["1", ".", "500", ",", "00"]);
+  assert.deepEqual(tokenize("pg6.00"), ["pg6", ".", "00"]);
+});

@@ -32,6 +32,11 @@ Deno.test("buildBundle() writes one self-contained minified module and measures 
     assert.ok(bundle.gzippedBytes > 0 && bundle.gzippedBytes < bundle.minifiedBytes / 2);
     assert.deepEqual([...bundle.gzipped.subarray(0, 2)], [0x1f, 0x8b]);
     assert.match(bundle.code, /export\{[^}]*\bparsePolicy\b[^}]*\}/);
+    // The README's figure is this command's output: keep them equal.
+    const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+    const figure = `${bundle.minifiedBytes.toLocaleString("en-US")} bytes minified, ` +
+      `${bundle.gzippedBytes.toLocaleString("en-US")} bytes gzipped`;
+    assert.ok(readme.includes(figure), `README.md must say "${figure}" (run deno task bundle)`);
   } finally {
     await Deno.remove(bundle.dir, { recursive: true });
   }

@@ -38,7 +38,7 @@ Deno.test("pab runs from a URL with no import map", async () => {
     const host = new URL(base).host;
     const result = await runFromUrl([
       "run",
-      "--reload",
+      `--reload=${base}`,
       `--allow-import=${host}`,
       "--allow-net=localhost",
       "--allow-read",
@@ -66,7 +66,7 @@ Deno.test("an agent imports mod.ts from a URL with no import map and stops the h
     `;
     const result = await runFromUrl([
       "eval",
-      "--reload",
+      `--reload=${base}`,
       `--allow-import=${host}`,
       script,
     ]);

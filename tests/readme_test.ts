@@ -34,3 +34,23 @@ Deno.test("README documents every policy key the loader knows", async () => {
   const undocumented = KNOWN_KEYS.filter((key) => !readme.includes(key));
   assert.deepEqual(undocumented, []);
 });
+
+Deno.test("README lists every error code pab raises", async () => {
+  const codes = new Set<string>();
+  for (const folder of ["core", "guard", "adapters"]) {
+    for await (const file of walk(new URL(`${folder}/`, ROOT))) {
+      for (const match of (await Deno.readTextFile(file)).matchAll(/"(ERR_[A-Z_]+)"/g)) codes.add(match[1]);
+    }
+  }
+  assert.ok(codes.size >= 9, [...codes].join(", "));
+  assert.deepEqual([...codes].filter((code) => !readme.includes(`\`${code}\``)), []);
+});
+
+async function* walk(folder: URL): AsyncGenerator<URL> {
+  for await (const entry of Deno.readDir(folder)) {
+    if (entry.name.startsWith(".")) continue;
+    const url = new URL(entry.isDirectory ? `${entry.name}/` : entry.name, folder);
+    if (entry.isDirectory) yield* walk(url);
+    else if (entry.name.endsWith(".ts")) yield url;
+  }
+}

@@ -179,6 +179,12 @@ function explainNoRoute(
     }
     if (code === "no-prior") why += "; the ledger is append-only, so this cannot be undone";
     if (code === "recipient" || code === "trust") why += "; reading more can only make the label stricter";
+    if (code === "untrusted-argument" || code === "invented-argument" || code === "not-allowed") {
+      why +=
+        "; only a value a trusted source supplied (the user, or a tool the policy trusts) or the allow list passes";
+    }
+    if (code === "tainted-context") why += "; do untrusted reads in a child branch so they stay out of this context";
+    if (code === "unlabelled") why += "; label the tool in the policy, or register a cast for it";
     reasons.push(`[${code}] ${why}`);
   }
   return reasons.join("; ") || "no combination of moves clears every gap within the depth bound";

@@ -102,7 +102,7 @@ Deno.test("Guard.decide() blocks a recipient found only in untrusted input", asy
       "send_email: block",
       "- [untrusted-argument] to='eve@attacker.example' appears only in untrusted input from tool:read_inbox",
       "- [tainted-context] context contains untrusted input from tool:read_inbox",
-      "way to yes: none in this policy: [untrusted-argument] no approver's mandate covers [untrusted-argument]",
+      "way to yes: none in this policy: [untrusted-argument] no approver's mandate covers [untrusted-argument]; only a value a trusted source supplied (the user, or a tool the policy trusts) or the allow list passes",
     ].join("\n"),
   );
 });

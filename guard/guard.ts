@@ -802,9 +802,17 @@ function samePartial(a: PartialLabel, b: PartialLabel): boolean {
   return labelsEqual(a.known, b.known) && a.unknown.join("\u0000") === b.unknown.join("\u0000");
 }
 
-/** The last property name of a leaf path: `[3].subject` -> `subject`. */
+/** The last property name of a leaf path: `[3].subject` -> `subject` (linear: keys may be long and hostile). */
 function lastKey(path: string): string {
-  return /([^.[\]]+)(?:\[\d+\])*$/.exec(path)?.[1] ?? "";
+  let end = path.length;
+  // Strip trailing array indices ("[3]") from the end, scanning backwards once.
+  while (end > 0 && path[end - 1] === "]") {
+    const open = path.lastIndexOf("[", end - 1);
+    if (open < 0 || !/^\d+$/.test(path.slice(open + 1, end - 1))) break;
+    end = open;
+  }
+  const bare = path.slice(0, end);
+  return bare.slice(bare.lastIndexOf(".") + 1);
 }
 
 function parseJsonObject(text: string): unknown {

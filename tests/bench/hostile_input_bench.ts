@@ -1,0 +1,30 @@
+/**
+ * Hostile, long arguments cost linear time: looking for embedded links in a
+ * body ten times longer takes about ten times as long (no backtracking blow-up).
+ *
+ * Run with `deno task bench`; the 10 KB row is the baseline.
+ *
+ * @module
+ */
+import { findEmbeddedValues, tokenize } from "../../harvest/mod.ts";
+
+const SHAPES: Record<string, (size: number) => string> = {
+  "letters only": (size) => "a".repeat(size),
+  "dotted": (size) => "a.".repeat(size / 2),
+  "at signs": (size) => "a@".repeat(size / 2),
+};
+
+for (const [shape, make] of Object.entries(SHAPES)) {
+  for (const size of [10_000, 100_000]) {
+    const text = make(size);
+    Deno.bench({
+      name: `findEmbeddedValues, ${shape}, ${size / 1000} KB`,
+      group: `embedded links in hostile text: ${shape}`,
+      baseline: size === 10_000,
+      fn() {
+        findEmbeddedValues(text);
+        tokenize(text);
+      },
+    });
+  }
+}

@@ -47,7 +47,7 @@ export class EvidenceIndex {
   readonly #parent: EvidenceIndex | undefined;
   readonly #tokenIds: Map<string, number>;
   /** Token ids of every text source, by source id. */
-  #texts = new Map<number, Int32Array>();
+  #texts = new Map<number, number[]>();
   /** token id -> flat [sourceId, position, ...] */
   #unigrams = new Map<number, number[]>();
   /** bigram key -> flat [sourceId, position, ...] */
@@ -69,11 +69,12 @@ export class EvidenceIndex {
   /** Index free text: any whole-token run inside it is evidence. */
   addText(sourceId: number, text: string): void {
     const tokens = this.#intern(tokenize(text));
-    const previous = this.#texts.get(sourceId);
-    const offset = previous ? previous.length + 1 : 0;
-    // Separate appended text from the previous chunk with a token no value contains.
-    const joined = previous ? Int32Array.from([...previous, -1, ...tokens]) : Int32Array.from(tokens);
-    this.#texts.set(sourceId, joined);
+    let stored = this.#texts.get(sourceId);
+    if (!stored) this.#texts.set(sourceId, stored = []);
+    // Separate appended text from the previous chunk with a token no value contains; append in place (linear).
+    if (stored.length) stored.push(-1);
+    const offset = stored.length;
+    for (const token of tokens) stored.push(token);
     for (let i = 0; i < tokens.length; i++) {
       push(this.#unigrams, tokens[i], sourceId, offset + i);
       if (i + 1 < tokens.length) push(this.#bigrams, bigramKey(tokens[i], tokens[i + 1]), sourceId, offset + i);

@@ -7,6 +7,7 @@
  * @module
  */
 import { findEmbeddedValues, tokenize } from "../../harvest/mod.ts";
+import { Guard, parsePolicy } from "../../mod.ts";
 
 const SHAPES: Record<string, (size: number) => string> = {
   "letters only": (size) => "a".repeat(size),
@@ -27,4 +28,18 @@ for (const [shape, make] of Object.entries(SHAPES)) {
       },
     });
   }
+}
+
+const POLICY = parsePolicy("version: 1\ntools:\n  search: { output: untrusted }\n");
+
+for (const leaves of [1_000, 10_000]) {
+  const output = Array.from({ length: leaves }, (_, i) => ({ id: i, subject: `message ${i} from someone` }));
+  Deno.bench({
+    name: `Guard.record, untrusted output with ${leaves / 1000}k items`,
+    group: "recording a large structured output",
+    baseline: leaves === 1_000,
+    fn() {
+      new Guard(POLICY).record("search", JSON.stringify(output), { data: output });
+    },
+  });
 }

@@ -117,8 +117,10 @@ function coverWithRulings(
   // The user's confirmation waives exactly the gaps of confirm severity, as Guard.propose() applies it.
   const confirmable = indexed.filter(({ gap }) => gap.severity === "confirm");
   if (confirmable.length) candidates.push({ approver: "user", covers: new Set(confirmable.map(({ index }) => index)) });
-  // Smallest subset of candidates covering every gap; named approvers before the user.
+  // Smallest subset of candidates covering every gap; named approvers before the user. Exhaustive for the handful of
+  // approvers a policy names; past that, the search would explode, so take candidates greedily instead.
   const all = gaps.map((_, i) => i);
+  if (candidates.length > MAX_EXACT_COVER) return greedyCover(candidates, gaps);
   for (let size = 1; size <= candidates.length; size++) {
     for (const subset of combinations(candidates, size)) {
       const covered = new Set(subset.flatMap((candidate) => [...candidate.covers]));
@@ -132,6 +134,32 @@ function coverWithRulings(
     }
   }
   return undefined;
+}
+
+const MAX_EXACT_COVER = 12;
+
+function greedyCover(
+  candidates: ReadonlyArray<{ approver: string; covers: Set<number> }>,
+  gaps: readonly Gap[],
+): RecoveryStep[] | undefined {
+  const open = new Set(gaps.map((_, i) => i));
+  const chosen: Array<{ approver: string; covers: Set<number> }> = [];
+  while (open.size) {
+    let best: { approver: string; covers: Set<number> } | undefined;
+    let gain = 0;
+    for (const candidate of candidates) {
+      const covered = [...candidate.covers].filter((i) => open.has(i)).length;
+      if (covered > gain) [best, gain] = [candidate, covered];
+    }
+    if (!best) return undefined;
+    chosen.push(best);
+    for (const i of best.covers) open.delete(i);
+  }
+  return chosen.map((candidate) => ({
+    kind: "ruling" as const,
+    approver: candidate.approver,
+    covers: [...new Set([...candidate.covers].map((i) => gaps[i].code))],
+  }));
 }
 
 function askRule(

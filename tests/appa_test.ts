@@ -429,3 +429,35 @@ tools:
   assert.equal(short.found, false);
   assert.match(!short.found ? short.reason : "", /approver "security" refuses \(the password is too short\)/);
 });
+
+Deno.test("with more than a dozen approvers the planner still finds a cover, or says none exists", () => {
+  const names = Array.from({ length: 20 }, (_, i) => `a${i}`);
+  const policy = compilePolicy({
+    version: 1,
+    approvers: Object.fromEntries(names.map((name, i) => [name, { mandate: i === 19 ? ["approval"] : ["prior"] }])),
+    tools: {
+      step: { output: "trusted", on_tainted: "allow", effects: ["done"] },
+      act: { output: "trusted", on_tainted: "allow", requires_prior: ["done"], needs_approval: true },
+    },
+  });
+  const guard = new Guard(policy, { approvers: Object.fromEntries(names.map((name) => [name, () => true])) });
+  const recovery = guard.planRecovery("act", {});
+  assert.ok(recovery.found);
+  assert.deepEqual(
+    recovery.found && recovery.steps.map((step) => step.kind === "ruling" && step.covers.join()).sort(),
+    ["approval", "prior"],
+  );
+  const none = new Guard(
+    compilePolicy({
+      version: 1,
+      approvers: Object.fromEntries(names.map((name) => [name, { mandate: ["prior"] }])),
+      tools: {
+        step: { output: "trusted", on_tainted: "allow", effects: ["done"] },
+        act: { output: "trusted", on_tainted: "allow", requires_prior: ["done"], needs_approval: true },
+      },
+    }),
+    { approvers: Object.fromEntries(names.map((name) => [name, () => true])) },
+  ).planRecovery("act", {});
+  assert.equal(none.found, false);
+  assert.match(!none.found ? none.reason : "", /\[approval\] no approver's mandate covers \[approval\]/);
+});

@@ -40,14 +40,23 @@ Deno.test("pab bench agentdojo meets the bar in every suite: as many attacks sto
     travel: { legitBlocked: 0, attacksStopped: 79 },
     workspace: { legitBlocked: 5, attacksStopped: 200 },
   };
-  const { suites } = await benchJson();
+  const { suites, stoppedHow } = await benchJson();
   for (const [suite, bar] of Object.entries(provguard)) {
     assert.ok(suites[suite].attacksStopped >= bar.attacksStopped, `${suite}: attacks stopped`);
     // travel's bar is 0 blocked, which nothing can go below: there pab must equal it.
     assert.ok(
       suites[suite].legitBlocked < bar.legitBlocked || bar.legitBlocked === 0 && suites[suite].legitBlocked === 0,
     );
-    assert.equal(suites[suite].attacksBlocked + suites[suite].attacksHeld, suites[suite].attacksStopped);
+    assert.equal(stoppedHow[suite].blocked + stoppedHow[suite].held, suites[suite].attacksStopped);
+    assert.deepEqual(Object.keys(suites[suite]), [
+      "userTasks",
+      "legitAllowed",
+      "legitRuling",
+      "legitBlocked",
+      "pairs",
+      "excluded",
+      "attacksStopped",
+    ]);
     assert.equal(
       suites[suite].legitAllowed + suites[suite].legitRuling + suites[suite].legitBlocked,
       suites[suite].userTasks,
@@ -113,11 +122,12 @@ Deno.test("the committed manifest matches the trace files byte for byte", async 
 Deno.test("the README's AgentDojo table is what pab bench agentdojo prints", async () => {
   // deno fmt pads table cells: compare with runs of spaces folded.
   const readme = (await Deno.readTextFile(new URL("README.md", ROOT))).replace(/ +/g, " ");
-  const { suites } = await benchJson();
+  const { suites, stoppedHow } = await benchJson();
   for (const [suite, c] of Object.entries(suites) as Array<[string, Record<string, number>]>) {
+    const how = stoppedHow[suite];
     const row =
       `| ${suite} | ${c.legitAllowed} / ${c.legitRuling} / ${c.legitBlocked} | ${c.attacksStopped} / ${c.pairs} ` +
-      `(${c.attacksBlocked} blocked, ${c.attacksHeld} held) | ${c.excluded} |`;
+      `(${how.blocked} blocked, ${how.held} held) | ${c.excluded} |`;
     assert.ok(readme.includes(row), `README lacks the row: ${row}`);
   }
 });

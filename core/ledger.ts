@@ -2,21 +2,28 @@
  * The Ledger: an append-only record of finished actions and of every event.
  *
  * `committed` holds the effects of actions that really finished (what
- * `requires_prior` / `requires_no_prior` rules check); `log` holds every event,
- * blocked attempts included, for auditors. A branch and its children share one
- * Ledger.
+ * `requires_prior` / `requires_no_prior` rules check), kept in an
+ * {@linkcode EffectStore}; `log` holds every event, blocked attempts
+ * included, for auditors, and each event is also passed to `onEvent` as it
+ * happens. A branch and its children share one Ledger.
  *
  * @module
  */
+import { type EffectStore, MemoryEffectStore } from "./effect_store.ts";
 
 /** What happened. */
 export type LedgerEventKind =
   | "dispatch"
   | "blocked"
   | "merge"
+  | "ruling-minted"
   | "ruling-spent"
+  | "reserved"
+  | "committed"
+  | "released"
   | "tool-failed"
-  | "branch-opened";
+  | "branch-opened"
+  | "note";
 
 /** One line of the audit log. */
 export interface LedgerEvent {
@@ -39,15 +46,32 @@ export interface LedgerEvent {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Ledger } from "./ledger.ts";
- * const ledger = new Ledger();
+ * const seen: string[] = [];
+ * const ledger = new Ledger({ onEvent: (event) => seen.push(event.kind) });
  * ledger.commit(["release.sent"]);
- * console.log(ledger.has("release.sent"), ledger.has("legal.precleared")); // true false
+ * ledger.record("dispatch", "main", { tool: "send_release" });
+ * assert.equal(ledger.has("release.sent"), true);
+ * assert.equal(ledger.has("legal.precleared"), false);
+ * assert.deepEqual(seen, ["dispatch"]);
  * ```
  */
 export class Ledger {
-  #committed = new Set<string>();
+  readonly #store: EffectStore;
+  readonly #onEvent: ((event: LedgerEvent) => void) | undefined;
   #log: LedgerEvent[] = [];
+
+  /** Make a ledger over an effect store (default: in memory) that tells `onEvent` about every event. */
+  constructor(options: { readonly store?: EffectStore; readonly onEvent?: (event: LedgerEvent) => void } = {}) {
+    this.#store = options.store ?? new MemoryEffectStore();
+    this.#onEvent = options.onEvent;
+  }
+
+  /** The effect store behind `committed`. */
+  get store(): EffectStore {
+    return this.#store;
+  }
 
   /** Append an event to the audit log and return it. */
   record(kind: LedgerEventKind, branch: string, entry: {
@@ -64,22 +88,29 @@ export class Ledger {
       detail: Object.freeze({ ...(entry.detail ?? {}) }),
     });
     this.#log.push(event);
+    if (this.#onEvent) {
+      try {
+        this.#onEvent(event);
+      } catch {
+        // A listener that throws must not undo or hide what happened; the event stays in the log.
+      }
+    }
     return event;
   }
 
-  /** Write the effects of an action that really finished. */
-  commit(effects: readonly string[]): void {
-    for (const effect of effects) this.#committed.add(effect);
+  /** Write the effects of an action that really finished (with a synchronous store). */
+  commit(effects: readonly string[], holder = "ledger"): void {
+    void this.#store.commit(effects, holder);
   }
 
   /** Whether an action with this effect has finished. */
   has(effect: string): boolean {
-    return this.#committed.has(effect);
+    return this.#store.committed().has(effect);
   }
 
   /** The committed effects, sorted. */
   get committed(): readonly string[] {
-    return Object.freeze([...this.#committed].sort());
+    return Object.freeze([...this.#store.committed()].sort());
   }
 
   /** Every event, in order. */

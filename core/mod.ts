@@ -1,7 +1,16 @@
 /**
- * pab's pure core: labels, trust, gradual labels, the ledger, fingerprints and errors.
+ * pab's pure core: labels, trust, gradual labels, the ledger and its effect
+ * store, fingerprints and the base error.
  *
  * Web APIs only: no file system, network, clock or randomness.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatLabel, makeLabel, meet } from "./mod.ts";
+ * const label = meet(makeLabel(["hr", "staff"], "trusted"), makeLabel(["staff"], "suspicious"));
+ * assert.equal(formatLabel(label), "<staff | suspicious>");
+ * ```
  *
  * @module
  */
@@ -18,6 +27,8 @@ export {
   type SettleResult,
 } from "./partial_label.ts";
 export { Ledger, type LedgerEvent, type LedgerEventKind } from "./ledger.ts";
+export { type EffectStore, MemoryEffectStore } from "./effect_store.ts";
 export { canonicalJson } from "./canonical_json.ts";
+export { closestWord } from "./closest_word.ts";
 export { fingerprintCall, sha256Hex } from "./fingerprint.ts";
-export { PabError, PolicyError, type PolicyIssue, RulingError, SchemaError, TraceError } from "./errors.ts";
+export { type ErrorCode, PabError } from "./errors.ts";

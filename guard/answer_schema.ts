@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { SchemaError } from "../core/errors.ts";
-import type { AnswerSchema } from "./policy.ts";
+import { SchemaError } from "./guard_errors.ts";
+import type { AnswerSchema } from "./policy/mod.ts";
 
 /** A value that fits an answer schema. */
 export type AnswerValue = boolean | number | string;
@@ -17,10 +17,12 @@ export type AnswerValue = boolean | number | string;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { attestAnswer } from "./answer_schema.ts";
- * import { makeLabel } from "../core/label.ts";
+ * import { makeLabel } from "../core/mod.ts";
  * const schema = { fields: { on_file: { type: "bool" as const } }, merge: makeLabel(["staff"], "trusted"), tools: [] };
- * console.log(attestAnswer({ on_file: true }, schema)); // { on_file: true }
+ * assert.deepEqual(attestAnswer({ on_file: true }, schema), { on_file: true });
+ * assert.throws(() => attestAnswer({ on_file: "yes" }, schema), /breaks the bool rule/);
  * ```
  */
 export function attestAnswer(answer: unknown, schema: AnswerSchema): Readonly<Record<string, AnswerValue>> {

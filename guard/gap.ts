@@ -1,40 +1,12 @@
 /**
- * Gaps: everything that stands between one exact call and a yes.
+ * Gaps: everything that stands between one exact call and a yes, as plain data.
  *
  * @module
  */
+import { canonicalJson } from "../core/mod.ts";
+import type { GapCode } from "./policy/mod.ts";
 
-/** The kinds of gap a decision can report. Approver mandates name these. */
-export type GapCode =
-  | "untrusted-argument"
-  | "invented-argument"
-  | "not-allowed"
-  | "tainted-context"
-  | "recipient"
-  | "trust"
-  | "prior"
-  | "no-prior"
-  | "approval"
-  | "unlabelled"
-  | "guard-error";
-
-/** Every gap code, in the order explanations list them. */
-export const GAP_CODES: readonly GapCode[] = Object.freeze([
-  "untrusted-argument",
-  "invented-argument",
-  "not-allowed",
-  "tainted-context",
-  "recipient",
-  "trust",
-  "prior",
-  "no-prior",
-  "approval",
-  "unlabelled",
-  "guard-error",
-]);
-
-/** Gap codes an approver's mandate may name (`guard-error` can never be waived). */
-export const WAIVABLE_GAP_CODES: readonly GapCode[] = Object.freeze(GAP_CODES.filter((code) => code !== "guard-error"));
+export type { GapCode } from "./policy/mod.ts";
 
 /**
  * How a gap may be cleared: `confirm` gaps can be waived by the user's
@@ -61,7 +33,7 @@ export interface Gap {
   readonly group?: string;
   /** For `trust` gaps: the least trust the call needs. */
   readonly trust?: "attested" | "trusted";
-  /** For `prior` / `no-prior` gaps: the ledger effect. */
+  /** For `prior` / `no-prior` gaps: the ledger effect key. */
   readonly effect?: string;
 }
 
@@ -75,20 +47,46 @@ export interface Evidence {
   readonly sources: readonly string[];
 }
 
+/** The kinds of remark a decision or the audit log can carry. */
+export type NoteCode =
+  | "weak-evidence"
+  | "unknown-tool"
+  | "cast"
+  | "ruling-ignored"
+  | "user-declined"
+  | "deep-value"
+  | "label-invalid"
+  | "effect-in-flight";
+
 /** A remark that does not block, such as weak evidence. */
 export interface Note {
   /**
    * `weak-evidence`, `unknown-tool`, `cast` (a cast settled an unlabelled
-   * source), `ruling-ignored` (a ruling for another call, already spent, or
-   * not minted by this branch) or `user-declined` (the confirm callback said
-   * no or threw).
+   * source), `ruling-ignored` (a ruling for another call, label or set of
+   * gaps, already spent, or not minted by this branch), `user-declined` (the
+   * confirm callback said no or threw), `deep-value` (a value nested beyond
+   * the indexing limit was matched as text), `label-invalid` (a malformed
+   * label was replaced by the strictest one) or `effect-in-flight`.
    */
-  readonly code: "weak-evidence" | "unknown-tool" | "cast" | "ruling-ignored" | "user-declined";
+  readonly code: NoteCode;
   /** What to know and what to do about it. */
   readonly message: string;
 }
 
-/** Whether a string names a gap code. */
-export function isGapCode(value: unknown): value is GapCode {
-  return typeof value === "string" && (GAP_CODES as readonly string[]).includes(value);
+/**
+ * The identity of a gap as it was shown: everything but its severity. A
+ * ruling waives only gaps whose identity it was shown.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { gapKey } from "./gap.ts";
+ * const gap = { code: "approval" as const, severity: "block" as const, message: "every refund call needs a ruling" };
+ * assert.equal(gapKey(gap), gapKey({ ...gap, severity: "confirm" }));
+ * assert.notEqual(gapKey(gap), gapKey({ ...gap, message: "another" }));
+ * ```
+ */
+export function gapKey(gap: Gap): string {
+  const { severity: _, ...identity } = gap;
+  return canonicalJson(identity);
 }

@@ -1,46 +1,86 @@
 /**
- * The guard: policies, decisions, rulings, recovery and child branches.
+ * The guard: policies, decisions, rulings, recovery, child branches and
+ * dispatch. This door is for adapters; users start from the root `mod.ts`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { compilePolicy, Guard } from "./mod.ts";
+ * const guard = new Guard(compilePolicy({ version: 1, tools: { send_email: { args: { to: { require: "trusted" } } } } }));
+ * guard.user("Write to alice@corp.example");
+ * assert.equal(guard.decide("send_email", { to: "alice@corp.example" }).outcome, "allow");
+ * assert.equal(guard.decide("send_email", { to: "eve@attacker.example" }).outcome, "block");
+ * ```
  *
  * @module
  */
-export {
-  type CastFunction,
-  type ConfirmFunction,
-  Guard,
-  type GuardOptions,
-  type ProposeOptions,
-  type ProposeResult,
-  type ProtectOptions,
-  type ToolFunction,
-} from "./guard.ts";
-export { compilePolicy } from "./compile_policy.ts";
-export { parsePolicy, type PolicyFormat } from "./parse_policy.ts";
+export { Guard } from "./guard.ts";
+export type {
+  CastFunction,
+  CompleteResult,
+  ConfirmFunction,
+  GuardOptions,
+  ProposeOptions,
+  ProposeResult,
+  ProtectOptions,
+  Reservation,
+  ReserveResult,
+  ToolFunction,
+} from "./guard_options.ts";
 export {
   type AnswerSchema,
   type ApproverPolicy,
   type ArgRule,
   type CastPolicy,
   type Catalogue,
+  compilePolicy,
+  EFFECT_TEMPLATE,
+  effectKey,
   type FieldSpec,
+  GAP_CODES,
+  GAP_KINDS,
+  type GapCode,
+  type GapKind,
   groupOf,
+  isGapCode,
   type OutputSpec,
   type Policy,
+  PolicyError,
+  type PolicyIssue,
   type Recipient,
   type ToolPolicy,
-} from "./policy.ts";
+  toolPolicy,
+  WAIVABLE_GAP_CODES,
+} from "./policy/mod.ts";
+export { parsePolicy, type PolicyFormat } from "./policy/text/mod.ts";
+export { errorText, makeToolCall, type ToolCall } from "./tool_call.ts";
+export { incomingLabel, judge, type Judgement, type JudgeState } from "./judge.ts";
+export { fillTemplate, type PlanContext, type PlannerApprover, planRecovery } from "./plan_recovery.ts";
 export {
   type Decision,
-  explainDecision,
-  formatRecovery,
-  formatStep,
+  makeDecision,
   type Outcome,
   type Recovery,
   type RecoveryStep,
   type Waiver,
 } from "./decision.ts";
-export { type Evidence, type Gap, GAP_CODES, type GapCode, type Note, type Severity } from "./gap.ts";
+export { explainDecision, formatRecovery, formatStep } from "./explain_decision.ts";
+export { type Evidence, type Gap, gapKey, type Note, type NoteCode, type Severity } from "./gap.ts";
 export type { ApproverRule, Ruling, RulingRequest } from "./ruling.ts";
+export { RulingBook } from "./ruling_book.ts";
+export { Branch, type BranchInit, type SourceEntry } from "./branch.ts";
 export type { Source } from "./source.ts";
 export { type AnswerValue, attestAnswer } from "./answer_schema.ts";
-export { isLabelled, LABELLED, type LabelledValue, withLabel } from "./labelled.ts";
+export { checkLabel, isLabelled, LABELLED, type LabelledValue, withLabel } from "./labelled.ts";
+export { type Leaf, LEAF_DEPTH_LIMIT, readLeaves } from "./read_leaves.ts";
+export { type EffectPlan, planEffects } from "./effect_plan.ts";
+export type { RecordOptions } from "./record_output.ts";
 export { ToolCallDenied } from "./tool_call_denied.ts";
+export {
+  BranchClosedError,
+  LabelError,
+  ReservationError,
+  RulingError,
+  SchemaError,
+  UnknownSchemaError,
+} from "./guard_errors.ts";

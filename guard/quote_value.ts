@@ -9,8 +9,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { quoteValue } from "./quote_value.ts";
- * console.log(quoteValue("eve@attacker.example")); // "'eve@attacker.example'"
+ * assert.equal(quoteValue("eve@attacker.example"), "'eve@attacker.example'");
  * ```
  */
 export function quoteValue(text: string): string {

@@ -1,12 +1,17 @@
 /**
- * Rulings: one approver's sign-off on one exact call, spent once.
+ * Rulings: one approver's sign-off on one exact call, bound to the gaps and
+ * the branch label it was shown with, spent once.
  *
  * @module
  */
-import type { PartialLabel } from "../core/partial_label.ts";
+import type { PartialLabel } from "../core/mod.ts";
 import type { Gap, GapCode } from "./gap.ts";
 
-/** A sign-off on one exact call. Only the guard that minted it accepts it, once. */
+/**
+ * A sign-off on one exact call. Only the branch that minted it accepts it,
+ * once, and only while the call, the gaps it was shown and the branch's
+ * label are all unchanged.
+ */
 export interface Ruling {
   /** A unique id, such as `legal#1`. */
   readonly id: string;
@@ -18,6 +23,10 @@ export interface Ruling {
   readonly fingerprint: string;
   /** The gap kinds it waives. */
   readonly covers: readonly GapCode[];
+  /** The identities (see `gapKey`) of the exact gaps it was shown; it waives only these. */
+  readonly gaps: readonly string[];
+  /** The branch's label when it was given, as canonical JSON; it is void under any other label. */
+  readonly label: string;
   /** The branch it was given in; it is valid only there. */
   readonly branch: string;
 }

@@ -3,8 +3,7 @@
  *
  * @module
  */
-import type { PartialLabel } from "../core/partial_label.ts";
-import type { Trust } from "../core/trust.ts";
+import type { PartialLabel, Trust } from "../core/mod.ts";
 
 /** One input the model has seen. */
 export interface Source {

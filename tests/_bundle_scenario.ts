@@ -116,7 +116,9 @@ export async function runBundleScenario(input: ScenarioInput): Promise<ScenarioR
   jsoncGuard.record("read_inbox", input.inbox);
   const jsoncHijack = jsoncGuard.decide("send_email", input.hijack);
 
-  const canonical: string = pab.canonicalJson({ tool: "send_email", args: input.hijack });
+  // The canonical JSON of this flat call, written out here: the root door does not export pab's serialiser.
+  const sortedArgs = Object.fromEntries(Object.entries(input.hijack).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const canonical: string = JSON.stringify({ args: sortedArgs, tool: "send_email" });
   let subtle: string | null = null;
   if (globalThis.crypto?.subtle) {
     const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonical));
@@ -143,7 +145,7 @@ export async function runBundleScenario(input: ScenarioInput): Promise<ScenarioR
     hijack: { outcome: hijack.outcome, codes: codesOf(hijack), fingerprint: hijack.fingerprint },
     legit: { outcome: legit.outcome, codes: codesOf(legit) },
     jsonc: { tools: Object.keys(jsoncPolicy.tools).sort(), outcome: jsoncHijack.outcome, codes: codesOf(jsoncHijack) },
-    fingerprint: { pab: pab.fingerprintCall("send_email", input.hijack), subtle, canonical },
+    fingerprint: { pab: hijack.fingerprint, subtle, canonical },
     policyError,
     runtime: {
       hasDeno: typeof (globalThis as { Deno?: unknown }).Deno !== "undefined",

@@ -1,17 +1,16 @@
 import assert from "node:assert/strict";
 import {
   compilePolicy,
-  formatLabel,
-  formatPartialLabel,
+  explainDecision,
   Guard,
   type GuardOptions,
   makeLabel,
   parsePolicy,
   RulingError,
-  SchemaError,
-  settle,
   withLabel,
 } from "../mod.ts";
+import { formatLabel, formatPartialLabel, settle } from "../core/mod.ts";
+import { SchemaError } from "../guard/mod.ts";
 import { OFFICE_LABELS, OFFICE_TOOLS, officeApprovers, officePolicy, OfficeWorld } from "../adapters/office/mod.ts";
 
 const COUNSEL = { to: "outside-counsel@external.example" };
@@ -208,8 +207,10 @@ tools:
   await guard.propose("read_web", {}, { accept: true });
   const result = await guard.propose("post", call, { accept: true, rulings: [ruling] });
   assert.equal(result.status, "blocked");
-  assert.deepEqual(result.decision.gaps.map((gap) => gap.code), ["trust"]);
-  assert.deepEqual(result.decision.waived.map((waiver) => waiver.code), ["recipient"]);
+  // The ruling was given while the branch held <staff | trusted>; it is void now that the branch read the web.
+  assert.deepEqual(result.decision.gaps.map((gap) => gap.code), ["recipient", "trust"]);
+  assert.deepEqual(result.decision.waived, []);
+  assert.match(result.decision.notes.map((note) => note.message).join("\n"), /given under another label/);
 });
 
 Deno.test("forged rulings and rulings from another branch are ignored", async () => {
@@ -259,7 +260,7 @@ Deno.test("the planner's five answers", async () => {
     /\[no-prior\] no approver's mandate covers \[no-prior\]; the ledger is append-only/,
   );
   const decision = guard.decide("send_release", { to: "archive@northwind.example", code: "R-77" });
-  assert.match(decision.explain(), /^way to yes: none in this policy: /m);
+  assert.match(explainDecision(decision), /^way to yes: none in this policy: /m);
 });
 
 Deno.test("following a plan runs every step through both gates", async () => {
@@ -271,6 +272,8 @@ Deno.test("following a plan runs every step through both gates", async () => {
   assert.deepEqual(world.events.map((event) => event.kind), ["preclearance", "contract"]);
   assert.deepEqual(guard.ledger.log.map((event) => [event.kind, event.tool]), [
     ["dispatch", "file_preclearance"],
+    ["reserved", "file_preclearance"],
+    ["committed", "file_preclearance"],
     ["dispatch", "send_contract_terms"],
   ]);
   assert.deepEqual(guard.ledger.committed, ["legal.precleared"]);

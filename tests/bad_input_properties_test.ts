@@ -2,7 +2,8 @@
 // succeed or throw their own error (with a code), never a TypeError or a crash from deep inside.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { compilePolicy, parsePolicy, PolicyError, TraceError } from "../mod.ts";
+import { compilePolicy, parsePolicy, PolicyError } from "../mod.ts";
+import { TraceError } from "../adapters/trace/mod.ts";
 import { readTrace } from "../adapters/trace/read_trace.ts";
 
 const policyLike = fc.letrec((tie) => ({

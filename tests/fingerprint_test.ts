@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { canonicalJson, fingerprintCall, Guard, parsePolicy } from "../mod.ts";
+import { Guard, parsePolicy } from "../mod.ts";
+import { canonicalJson, fingerprintCall } from "../core/mod.ts";
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));

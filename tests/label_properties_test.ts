@@ -1,17 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import {
-  atMost,
-  formatPartialLabel,
-  Guard,
-  type Label,
-  labelsEqual,
-  makeLabel,
-  meet,
-  parsePolicy,
-  type PartialLabel,
-  TRUST_LEVELS,
-} from "../mod.ts";
+import { Guard, type Label, makeLabel, parsePolicy, type PartialLabel } from "../mod.ts";
+import { atMost, formatPartialLabel, labelsEqual, meet, TRUST_LEVELS } from "../core/mod.ts";
 
 const GROUPS = ["finance", "hr", "public", "staff"] as const;
 

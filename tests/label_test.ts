@@ -1,15 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  atMost,
-  formatLabel,
-  isTrust,
-  labelsEqual,
-  lowerTrust,
-  makeLabel,
-  meet,
-  TRUST_LEVELS,
-  trustRank,
-} from "../mod.ts";
+import { makeLabel } from "../mod.ts";
+import { atMost, formatLabel, isTrust, labelsEqual, lowerTrust, meet, TRUST_LEVELS, trustRank } from "../core/mod.ts";
 
 const WEB = makeLabel(["public", "staff", "hr", "finance"], "suspicious");
 const HR_DOC = makeLabel(["hr"], "trusted");

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { fingerprintCall, Guard, Ledger, parsePolicy, ToolCallDenied } from "../mod.ts";
+import { Guard, parsePolicy, ToolCallDenied } from "../mod.ts";
+import { fingerprintCall, Ledger } from "../core/mod.ts";
 
 Deno.test("Ledger.record() appends numbered, frozen events", () => {
   const ledger = new Ledger();
@@ -60,7 +61,9 @@ Deno.test("Guard.propose() commits a tool's effects only after it really finishe
   assert.deepEqual(guard.ledger.committed, ["ticket.filed"]);
   assert.deepEqual(guard.ledger.log.map((event) => [event.kind, event.tool, event.fingerprint]), [
     ["dispatch", "file_ticket", fingerprintCall("file_ticket", { name: "BENCH-AUDIT" })],
+    ["committed", "file_ticket", undefined],
   ]);
+  assert.deepEqual(guard.ledger.log.at(-1)?.detail, { keys: ["ticket.filed"] });
 });
 
 Deno.test("Guard.propose() commits nothing and logs tool-failed when the tool throws", async () => {
@@ -76,6 +79,8 @@ Deno.test("Guard.propose() commits nothing and logs tool-failed when the tool th
   assert.deepEqual(guard.ledger.committed, []);
   assert.deepEqual(guard.ledger.log.map((event) => [event.kind, event.detail]), [
     ["dispatch", { rulings: [], accepted: false }],
+    ["reserved", { keys: ["release.sent"] }],
+    ["released", { keys: ["release.sent"] }],
     ["tool-failed", { error: "mail server timed out" }],
   ]);
   // Nothing was committed, so "only once" still lets the retry through.
@@ -98,7 +103,7 @@ Deno.test("Guard blocks a second once-only call after the first committed", asyn
     );
     return true;
   });
-  assert.deepEqual(guard.ledger.log.map((event) => event.kind), ["dispatch", "blocked"]);
+  assert.deepEqual(guard.ledger.log.map((event) => event.kind), ["dispatch", "reserved", "committed", "blocked"]);
 });
 
 Deno.test("Guard's child branches write into the same ledger as their parent", async () => {
@@ -120,5 +125,7 @@ tools:
   assert.deepEqual(guard.ledger.log.map((event) => [event.kind, event.branch]), [
     ["branch-opened", "main"],
     ["dispatch", "main/child"],
+    ["reserved", "main/child"],
+    ["committed", "main/child"],
   ]);
 });

@@ -70,9 +70,16 @@ Deno.test("refund-case: the planted $900 refund finds no route; the real one get
 
 Deno.test("legal-packet: the audit log shows the block, the ruling spent and the dispatch with its fingerprint", async () => {
   const run = await runOfficeScenario("legal-packet", "guarded");
-  assert.deepEqual(run.audit.map((event) => event.kind), ["dispatch", "blocked", "ruling-spent", "dispatch"]);
-  const [blocked, spent, dispatched] = run.audit.slice(1);
+  assert.deepEqual(run.audit.map((event) => event.kind), [
+    "dispatch",
+    "blocked",
+    "ruling-minted",
+    "ruling-spent",
+    "dispatch",
+  ]);
+  const [blocked, minted, spent, dispatched] = run.audit.slice(1);
   assert.equal(blocked.fingerprint, dispatched.fingerprint);
+  assert.equal(minted.fingerprint, dispatched.fingerprint);
   assert.equal(spent.fingerprint, dispatched.fingerprint);
   assert.match(dispatched.fingerprint!, /^[0-9a-f]{64}$/);
   assert.deepEqual(dispatched.detail, { rulings: ["legal"], accepted: true });

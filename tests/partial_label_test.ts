@@ -1,20 +1,16 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { Guard, type Label, makeLabel, parsePolicy, type PartialLabel } from "../mod.ts";
 import {
   atMost,
   type Cast,
   formatPartialLabel,
-  Guard,
   knownLabel,
-  type Label,
   labelsEqual,
-  makeLabel,
   meetPartial,
-  parsePolicy,
-  type PartialLabel,
   settle,
   TRUST_LEVELS,
-} from "../mod.ts";
+} from "../core/mod.ts";
 
 const EVERYONE = ["finance", "hr", "public", "staff"];
 const TOP = makeLabel(EVERYONE, "trusted");

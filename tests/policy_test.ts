@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { compilePolicy, Guard, makeLabel, PabError, parsePolicy, PolicyError, type PolicyIssue } from "../mod.ts";
+import { compilePolicy, Guard, makeLabel, PabError, parsePolicy, PolicyError } from "../mod.ts";
+import type { PolicyIssue } from "../guard/mod.ts";
 import { PROVGUARD_YAML } from "./_provguard_policy.ts";
 
 const PROVGUARD_JSONC = `{

@@ -2,6 +2,8 @@
  * core/ and harvest/ are pure: Web APIs only, no Deno, no Node, no network,
  * no clock, no randomness. And mod.ts (what the browser bundle ships) pulls in
  * nothing from adapters/ or the CLI, and no Node or file-system module.
+ * Folders are entered only through their doors (`mod.ts`), and no module
+ * imports itself through a cycle.
  */
 import assert from "node:assert/strict";
 import { dirname, join, relative } from "node:path";
@@ -38,6 +40,13 @@ function importSpecifiers(source: string): string[] {
     ...code.matchAll(/\bimport\s*["']([^"']+)["']/g),
   ];
   return found.map((match) => match[1]);
+}
+
+/** The specifiers a module imports for their values (`import type` and `export type` are erased, so cannot cycle). */
+function valueImportSpecifiers(source: string): string[] {
+  return importSpecifiers(
+    withoutComments(source).replace(/\b(?:import|export)\s+type\s[^;]*?\bfrom\s*["'][^"']+["']/g, ""),
+  );
 }
 
 /** What is wrong with the pure module `file` (a path relative to the repository) whose text is `source`. */
@@ -156,7 +165,9 @@ Deno.test("mod.ts imports nothing from adapters/, the CLI, Node or the file syst
 
   const local = specifiers.filter((specifier) => specifier.startsWith("file://"))
     .map((specifier) => relative(ROOT, fileURLToPath(specifier)));
-  const outside = local.filter((path) => path !== "mod.ts" && !/^(core|harvest|guard)\/[^/]+\.ts$/.test(path));
+  const outside = local.filter((path) =>
+    path !== "mod.ts" && !/^(core|harvest|guard)\/([a-z_]+\/)*[^/]+\.ts$/.test(path)
+  );
   assert.deepEqual(outside, [], "mod.ts reaches beyond core/, harvest/ and guard/");
   assert.ok(!local.some((path) => path.startsWith("adapters/") || path.startsWith("cli")));
 
@@ -177,4 +188,140 @@ Deno.test("mod.ts imports nothing from adapters/, the CLI, Node or the file syst
     visit(id);
   }
   assert.deepEqual([...packages].sort(), ["@noble/hashes", "argparse", "js-yaml", "jsonc-parser", "zod"]);
+});
+
+/** Directories that hold a `mod.ts` (a folder's door), relative to the repository; "" is the root. */
+function doorsOf(files: readonly string[]): Set<string> {
+  return new Set(files.filter((file) => file.endsWith("/mod.ts") || file === "mod.ts").map((file) => dirname(file)));
+}
+
+/** The folder a file belongs to: its nearest enclosing directory with a door ("." for the root). */
+function folderOf(file: string, doors: ReadonlySet<string>): string {
+  for (let dir = dirname(file); dir !== "."; dir = dirname(dir)) if (doors.has(dir)) return dir;
+  return ".";
+}
+
+/** Imports of `file` that enter another folder other than through its `mod.ts`. */
+function doorProblems(file: string, source: string, doors: ReadonlySet<string>): string[] {
+  const problems: string[] = [];
+  const own = folderOf(file, doors);
+  for (const specifier of importSpecifiers(source)) {
+    if (!specifier.startsWith(".")) continue;
+    const target = relative(ROOT, join(ROOT, dirname(file), specifier));
+    const folder = folderOf(target, doors);
+    if (folder === own) continue;
+    const door = folder === "." ? "mod.ts" : `${folder}/mod.ts`;
+    if (target !== door && !(folder === "." && !target.includes("/"))) {
+      problems.push(`${file} imports "${specifier}", an inner file of ${folder}/: import ${door} instead`);
+    }
+  }
+  return problems;
+}
+
+/** One import cycle among local modules, if any (as a path that returns to its start). */
+function findCycle(graph: ReadonlyMap<string, readonly string[]>): string[] | undefined {
+  const state = new Map<string, "open" | "done">();
+  const path: string[] = [];
+  const visit = (node: string): string[] | undefined => {
+    if (state.get(node) === "done") return undefined;
+    if (state.get(node) === "open") return [...path.slice(path.indexOf(node)), node];
+    state.set(node, "open");
+    path.push(node);
+    for (const next of graph.get(node) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    path.pop();
+    state.set(node, "done");
+    return undefined;
+  };
+  for (const node of graph.keys()) {
+    const cycle = visit(node);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
+/** Every TypeScript source of the library and its adapters (not tests, traces, builds or virtualenvs). */
+async function sourceFiles(dir = ""): Promise<string[]> {
+  const files: string[] = [];
+  for await (const entry of Deno.readDir(join(ROOT, dir))) {
+    const path = dir ? `${dir}/${entry.name}` : entry.name;
+    if (entry.isDirectory && !/^(\.|tests$|traces$|dist$|node_modules$)/.test(entry.name)) {
+      files.push(...await sourceFiles(path));
+    } else if (entry.isFile && entry.name.endsWith(".ts") && !/[._]test\.ts$/.test(entry.name)) files.push(path);
+  }
+  return files.sort();
+}
+
+Deno.test("doorProblems() reports inner files and private files of another folder, not a folder's own files", () => {
+  const doors = new Set(["core", "guard", "guard/policy", "adapters/trace", "adapters/cli"]);
+  assert.deepEqual(
+    doorProblems(
+      "adapters/cli/demo/run.ts",
+      [
+        'import { Guard } from "../../../guard/guard.ts";',
+        'import { closestWord } from "../../trace/_closest_word.ts";',
+        'import { readTrace } from "../../trace/mod.ts";',
+        'import { formatCall } from "../format_call.ts";',
+        'import { parsePolicy } from "../../../mod.ts";',
+      ].join("\n"),
+      doors,
+    ),
+    [
+      'adapters/cli/demo/run.ts imports "../../../guard/guard.ts", an inner file of guard/: import guard/mod.ts instead',
+      'adapters/cli/demo/run.ts imports "../../trace/_closest_word.ts", an inner file of adapters/trace/: import adapters/trace/mod.ts instead',
+    ],
+  );
+  assert.deepEqual(
+    doorProblems("guard/judge.ts", 'import { compilePolicy } from "./policy/compile_policy.ts";', doors),
+    [
+      'guard/judge.ts imports "./policy/compile_policy.ts", an inner file of guard/policy/: import guard/policy/mod.ts instead',
+    ],
+  );
+});
+
+Deno.test("valueImportSpecifiers() skips type-only imports", () => {
+  assert.deepEqual(
+    valueImportSpecifiers(
+      'import type { A } from "./a.ts";\nimport { b, type C } from "./b.ts";\nexport type { D } from "./d.ts";',
+    ),
+    ["./b.ts"],
+  );
+});
+
+Deno.test("findCycle() finds a cycle and accepts a graph without one", () => {
+  assert.deepEqual(findCycle(new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a"]]])), ["a", "b", "c", "a"]);
+  assert.equal(findCycle(new Map([["a", ["b", "c"]], ["b", ["c"]], ["c", []]])), undefined);
+});
+
+Deno.test("every folder is entered only through its mod.ts, and no module imports itself through a value cycle", async () => {
+  const files = await sourceFiles();
+  const doors = doorsOf(files);
+  assert.ok(doors.has("guard/policy") && doors.has("adapters/trace"), [...doors].join(", "));
+  const problems: string[] = [];
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const source = await Deno.readTextFile(join(ROOT, file));
+    problems.push(...doorProblems(file, source, doors));
+    graph.set(
+      file,
+      valueImportSpecifiers(source).filter((specifier) => specifier.startsWith("."))
+        .map((specifier) => relative(ROOT, join(ROOT, dirname(file), specifier))),
+    );
+  }
+  assert.deepEqual(problems, []);
+  assert.equal(findCycle(graph)?.join(" -> "), undefined);
+});
+
+Deno.test("compilePolicy() and the guard reach no YAML or JSONC parser; only parse_policy.ts does", async () => {
+  for (const entry of ["guard/policy/compile_policy.ts", "guard/guard.ts", "core/mod.ts", "harvest/mod.ts"]) {
+    const info = await deno(["info", "--json", entry]);
+    assert.equal(info.code, 0, info.stderr);
+    const graph: { modules: { specifier: string }[] } = JSON.parse(info.stdout);
+    const parsers = graph.modules.map((module) => module.specifier).filter((specifier) =>
+      /js-yaml|jsonc-parser|parse_policy\.ts/.test(specifier)
+    );
+    assert.deepEqual(parsers, [], `${entry} pulls in a text parser`);
+  }
 });

@@ -30,7 +30,7 @@ Deno.test("README's office table is what the office benchmark prints", async () 
 });
 
 Deno.test("README documents every policy key the loader knows", async () => {
-  const { KNOWN_KEYS } = await import("../guard/_policy_schema.ts");
+  const { KNOWN_KEYS } = await import("../guard/policy/_schema.ts");
   const undocumented = KNOWN_KEYS.filter((key) => !readme.includes(key));
   assert.deepEqual(undocumented, []);
 });

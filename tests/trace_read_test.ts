@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { TraceError } from "../core/errors.ts";
+import { TraceError } from "../adapters/trace/mod.ts";
 import {
   detectTraceFormat,
   formatTrace,

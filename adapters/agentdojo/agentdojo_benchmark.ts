@@ -8,8 +8,7 @@
  * @module
  */
 import { parsePolicy } from "../../mod.ts";
-import { readPabTrace } from "../trace/read_pab_trace.ts";
-import { type ReplayedCall, replayTrace } from "../trace/replay_trace.ts";
+import { readPabTrace, type ReplayedCall, replayTrace } from "../trace/mod.ts";
 
 /** The files of one suite, as text. */
 export interface SuiteFiles {

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { TraceError } from "../../core/errors.ts";
-import { sha256Hex } from "../../core/fingerprint.ts";
+import { TraceError } from "../trace/mod.ts";
+import { sha256Hex } from "../../core/mod.ts";
 import type { SuiteFiles } from "./agentdojo_benchmark.ts";
 
 /** The four suites, in report order. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { closestWord } from "../trace/_closest_word.ts";
+import { closestWord } from "../../core/mod.ts";
 import { agentdojoBench } from "./bench_agentdojo.ts";
 import { officeBench } from "./bench_office.ts";
 import { UsageError } from "./cli_error.ts";

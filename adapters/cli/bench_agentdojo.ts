@@ -4,8 +4,15 @@
  *
  * @module
  */
-import { agentdojoJson, benchSuite, formatSuiteReport, type SuiteResult } from "../agentdojo/agentdojo_benchmark.ts";
-import { AGENTDOJO_SUITES, readManifest, readSuiteFiles } from "../agentdojo/read_suite_files.ts";
+import {
+  AGENTDOJO_SUITES,
+  agentdojoJson,
+  benchSuite,
+  formatSuiteReport,
+  readManifest,
+  readSuiteFiles,
+  type SuiteResult,
+} from "../agentdojo/mod.ts";
 import type { Bench } from "./bench.ts";
 import { IoError, UsageError } from "./cli_error.ts";
 import { fileProblem, type Io } from "./io.ts";

@@ -4,13 +4,9 @@
  *
  * @module
  */
-import { TraceError } from "../../core/errors.ts";
-import type { CastFunction, GuardOptions } from "../../guard/guard.ts";
-import type { Policy } from "../../guard/policy.ts";
-import type { ApproverRule } from "../../guard/ruling.ts";
-import { readTrace } from "../trace/read_trace.ts";
-import { type ReplayedCall, replayTrace } from "../trace/replay_trace.ts";
-import type { Trace } from "../trace/trace.ts";
+import { TraceError } from "../trace/mod.ts";
+import type { ApproverRule, CastFunction, GuardOptions, Policy } from "../../guard/mod.ts";
+import { readTrace, type ReplayedCall, replayTrace, type Trace } from "../trace/mod.ts";
 import { IoError, UsageError } from "./cli_error.ts";
 import type { Command } from "./command.ts";
 import { formatCall } from "./format_call.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { PabError } from "../../core/errors.ts";
+import { PabError } from "../../core/mod.ts";
 
 /**
  * A command was used wrongly: an unknown option, a missing argument.

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { formatTrace } from "../trace/format_trace.ts";
+import { formatTrace } from "../trace/mod.ts";
 import { IoError, UsageError } from "./cli_error.ts";
 import type { Command } from "./command.ts";
 import { DEMO_POLICY } from "./demo/demo_policy.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { canonicalJson } from "../../core/canonical_json.ts";
+import { canonicalJson } from "../../core/mod.ts";
 
 const MAX_VALUE = 60;
 

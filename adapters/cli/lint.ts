@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { PolicyError } from "../../core/errors.ts";
+import { PolicyError } from "../../mod.ts";
 import { IoError, UsageError } from "./cli_error.ts";
 import type { Command } from "./command.ts";
 import type { Io } from "./io.ts";

@@ -4,9 +4,7 @@
  *
  * @module
  */
-import { parsePolicy } from "../../guard/parse_policy.ts";
-import type { Policy } from "../../guard/policy.ts";
-import type { PolicyFormat } from "../../guard/parse_policy.ts";
+import { parsePolicy, type Policy, type PolicyFormat } from "../../guard/mod.ts";
 import { IoError } from "./cli_error.ts";
 import { fileProblem, type Io } from "./io.ts";
 

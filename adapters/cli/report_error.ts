@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { PabError } from "../../core/errors.ts";
+import { PabError } from "../../core/mod.ts";
 import { UsageError } from "./cli_error.ts";
 import type { Io } from "./io.ts";
 

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { closestWord } from "../trace/_closest_word.ts";
+import { closestWord } from "../../core/mod.ts";
 import { benchCommand } from "./bench.ts";
 import { checkCommand } from "./check.ts";
 import { UsageError } from "./cli_error.ts";

@@ -6,7 +6,9 @@
  *
  * @module
  */
-import { canonicalJson, formatPartialLabel, formatRecovery, Guard } from "../../mod.ts";
+import { Guard } from "../../mod.ts";
+import { canonicalJson, formatPartialLabel } from "../../core/mod.ts";
+import { formatRecovery } from "../../guard/mod.ts";
 import { officePolicy } from "./office_policy.ts";
 import { OFFICE_TOOLS, officeApprovers } from "./office_tools.ts";
 import type { OfficeWorld } from "./office_world.ts";

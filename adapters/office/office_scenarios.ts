@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { groupOf, type LedgerEvent } from "../../mod.ts";
+import type { LedgerEvent } from "../../mod.ts";
+import { groupOf } from "../../guard/mod.ts";
 import type { OfficeAgent } from "./office_agent.ts";
 import { officePolicy } from "./office_policy.ts";
 import type { OfficeWorld } from "./office_world.ts";

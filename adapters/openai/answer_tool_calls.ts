@@ -9,8 +9,8 @@
  *
  * @module
  */
-import { ToolCallDenied } from "../../guard/tool_call_denied.ts";
-import type { Guard, ProtectOptions, ToolFunction } from "../../guard/guard.ts";
+import { explainDecision, ToolCallDenied } from "../../guard/mod.ts";
+import type { Guard, ProtectOptions, ToolFunction } from "../../guard/mod.ts";
 
 /** A tool call as chat-completions APIs return it. */
 export interface ChatToolCall {
@@ -120,7 +120,7 @@ export async function answerToolCalls(
       const value = await guard.protect(tool, { ...options, name })(args as Record<string, unknown>);
       answer(typeof value === "string" ? value : JSON.stringify(value) ?? "");
     } catch (error) {
-      if (error instanceof ToolCallDenied) answer(`pab denied this call: ${error.decision.explain()}`);
+      if (error instanceof ToolCallDenied) answer(`pab denied this call: ${explainDecision(error.decision)}`);
       else answer(`error: ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }

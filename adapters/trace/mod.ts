@@ -8,7 +8,7 @@
  * @example Replay the e-mail hijack
  * ```ts
  * import { readTrace, replayTrace } from "./mod.ts";
- * import { parsePolicy } from "../../guard/parse_policy.ts";
+ * import { parsePolicy } from "../../guard/mod.ts";
  * const policy = parsePolicy(`
  * version: 1
  * default:
@@ -53,6 +53,7 @@ export { readPabTrace } from "./read_pab_trace.ts";
 export { readOpenAiLog } from "./read_openai_log.ts";
 export { detectTraceFormat, readTrace, type TraceFormat } from "./read_trace.ts";
 export { formatTrace } from "./format_trace.ts";
+export { TraceError } from "./trace_error.ts";
 export {
   type ReplayedCall,
   type ReplayNote,

@@ -12,7 +12,7 @@
  * @module
  */
 import { getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from "npm:jsonc-parser@3.3.1";
-import { TraceError } from "../../core/errors.ts";
+import { TraceError } from "./trace_error.ts";
 import type { ReadTraceOptions, Trace, TraceEvent } from "./trace.ts";
 
 /**

@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { TraceError } from "../../core/errors.ts";
+import { TraceError } from "./trace_error.ts";
 import type { Actor, CallEvent, ReadTraceOptions, ResultEvent, Trace, TraceEvent } from "./trace.ts";
 import { TRACE_SCHEMA_VERSION } from "./trace.ts";
-import { closestWord } from "./_closest_word.ts";
+import { closestWord } from "../../core/mod.ts";
 
 const HEADER_KEYS = ["pab", "schemaVersion", "id", "meta"];
 const EVENT_KEYS: Readonly<Record<TraceEvent["type"], readonly string[]>> = {

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { TraceError } from "../../core/errors.ts";
+import { TraceError } from "./trace_error.ts";
 import { readOpenAiLog } from "./read_openai_log.ts";
 import { readPabTrace } from "./read_pab_trace.ts";
 import type { ReadTraceOptions, Trace } from "./trace.ts";

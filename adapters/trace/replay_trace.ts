@@ -4,10 +4,17 @@
  *
  * @module
  */
-import { Guard, type GuardOptions } from "../../guard/guard.ts";
-import type { Outcome, Recovery } from "../../guard/decision.ts";
-import type { Evidence, GapCode, Note } from "../../guard/gap.ts";
-import type { Policy } from "../../guard/policy.ts";
+import {
+  type Evidence,
+  explainDecision,
+  type GapCode,
+  Guard,
+  type GuardOptions,
+  type Note,
+  type Outcome,
+  type Policy,
+  type Recovery,
+} from "../../guard/mod.ts";
 import type { Actor, ResultEvent, Trace } from "./trace.ts";
 
 /**
@@ -145,7 +152,7 @@ class RecordedFailure extends Error {}
  * ```ts
  * import { replayTrace } from "./replay_trace.ts";
  * import { readPabTrace } from "./read_pab_trace.ts";
- * import { parsePolicy } from "../../guard/parse_policy.ts";
+ * import { parsePolicy } from "../../guard/mod.ts";
  * const policy = parsePolicy(`
  * version: 1
  * tools:
@@ -189,7 +196,7 @@ export async function replayTrace(trace: Trace, policy: Policy, options: ReplayO
       notes: Object.freeze(decision.notes.map((note) => Object.freeze({ code: note.code, message: note.message }))),
       evidence: decision.evidence,
       ...(decision.recovery ? { recovery: decision.recovery } : {}),
-      explanation: decision.explain(),
+      explanation: explainDecision(decision),
       ran: result !== undefined,
     }));
     if (result) await feedResult(guard, event.tool, event.args, result, decision.outcome === "allow");
@@ -213,7 +220,8 @@ async function feedResult(
     const proposal = await guard.propose(tool, args, {
       accept: true,
       run: () => {
-        if (result.error !== undefined) throw new RecordedFailure(result.error);
+        // propose() records the failure's text as the tool's output: the text the model saw.
+        if (result.error !== undefined) throw new RecordedFailure(result.content);
         // The structured form when there is one: for a trusted tool Gate 2 then vouches for its whole fields, as
         // record() does with `data`; for an untrusted one it indexes each field's text, which the content renders.
         return result.data !== undefined ? result.data : result.content;
@@ -223,7 +231,6 @@ async function feedResult(
     if (proposal.status !== "done") guard.record(tool, result.content, recorded);
   } catch (error) {
     if (!(error instanceof RecordedFailure)) throw error;
-    // The call failed, so nothing is committed; the model still saw the error text.
-    guard.record(tool, result.content, recorded);
+    // The call failed, so nothing is committed; propose() recorded the error text the model saw.
   }
 }

@@ -13,7 +13,7 @@
  * @example
  * ```ts
  * import { DEMO_POLICY } from "./demo_policy.ts";
- * import { parsePolicy } from "../../../guard/parse_policy.ts";
+ * import { parsePolicy } from "../../../guard/mod.ts";
  * console.log(Object.keys(parsePolicy(DEMO_POLICY).tools)); // ["read_inbox", "fetch_page", "get_contacts", "send_email"]
  * ```
  */

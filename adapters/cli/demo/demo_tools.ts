@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ToolFunction } from "../../../guard/guard.ts";
+import type { ToolFunction } from "../../../guard/mod.ts";
 import type { SentEmail } from "./mock_services.ts";
 
 /**

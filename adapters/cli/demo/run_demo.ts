@@ -5,10 +5,8 @@
  *
  * @module
  */
-import { Guard } from "../../../guard/guard.ts";
-import { parsePolicy } from "../../../guard/parse_policy.ts";
-import { ToolCallDenied } from "../../../guard/tool_call_denied.ts";
-import type { Trace, TraceEvent } from "../../trace/trace.ts";
+import { explainDecision, Guard, parsePolicy, ToolCallDenied } from "../../../guard/mod.ts";
+import type { Trace, TraceEvent } from "../../trace/mod.ts";
 import { DEMO_POLICY, DEMO_POLICY_SOURCE } from "./demo_policy.ts";
 import { makeDemoTools } from "./demo_tools.ts";
 import type { SentEmail } from "./mock_services.ts";
@@ -141,7 +139,7 @@ export async function runDemo(baseUrl: string): Promise<DemoReport> {
     confirm: (decision) => {
       // The user agrees to send only to the recipients they asked for.
       const confirmed = findRecipients(DEMO_REQUEST).includes(String(decision.args.to));
-      asked = { explanation: decision.explain(), confirmed };
+      asked = { explanation: explainDecision(decision), confirmed };
       return confirmed;
     },
   });
@@ -169,7 +167,12 @@ export async function runDemo(baseUrl: string): Promise<DemoReport> {
       return output;
     } catch (error) {
       if (error instanceof ToolCallDenied) {
-        withPab.push({ ...call, outcome: "denied", denied: error.decision.explain(), ...(asked ? { asked } : {}) });
+        withPab.push({
+          ...call,
+          outcome: "denied",
+          denied: explainDecision(error.decision),
+          ...(asked ? { asked } : {}),
+        });
       } else {
         withPab.push({ ...call, outcome: "failed", output: errorText(error) });
       }

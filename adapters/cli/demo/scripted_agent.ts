@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Actor } from "../../trace/trace.ts";
+import type { Actor } from "../../trace/mod.ts";
 
 /**
  * Where the agent read the instruction that led to a call.

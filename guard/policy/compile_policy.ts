@@ -3,10 +3,12 @@
  *
  * @module
  */
-import type * as z from "npm:zod@4.6.7/mini";
-import { type Label, makeLabel } from "../core/label.ts";
-import { PolicyError, type PolicyIssue } from "../core/errors.ts";
-import { isGapCode, WAIVABLE_GAP_CODES } from "./gap.ts";
+import { type Label, makeLabel } from "../../core/mod.ts";
+import { PolicyError, type PolicyIssue } from "./policy_error.ts";
+import { isGapCode, WAIVABLE_GAP_CODES } from "./gap_kinds.ts";
+import { EFFECT_TEMPLATE, normalizeEffect } from "./effect_key.ts";
+import { suggest, zodIssueToPolicyIssues } from "./_issues.ts";
+import { forbiddenKeys } from "./_forbidden_keys.ts";
 import type {
   AnswerSchema,
   ApproverPolicy,
@@ -19,27 +21,25 @@ import type {
   Recipient,
   ToolPolicy,
 } from "./policy.ts";
-import {
-  KNOWN_KEYS,
-  policySchema,
-  type RawField,
-  type RawLabelRef,
-  type RawPolicy,
-  type RawTool,
-} from "./_policy_schema.ts";
+import { policySchema, type RawField, type RawLabelRef, type RawPolicy, type RawTool } from "./_schema.ts";
 
 /**
  * Validate a parsed policy object strictly and compile it. Throws
  * {@linkcode PolicyError} listing every issue with its path and a fix hint.
+ * Keys named `__proto__`, `constructor` or `prototype` are errors anywhere.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compilePolicy } from "./compile_policy.ts";
  * const policy = compilePolicy({ version: 1, tools: { read_inbox: { output: "untrusted" } } }, "inline");
- * console.log(policy.tools.read_inbox.output.kind); // "label"
+ * assert.equal(policy.tools.read_inbox.output.kind, "label");
+ * assert.throws(() => compilePolicy({ version: 1, tools: { x: { args: { to: { allow: [] } } } } }), /empty allow list/);
  * ```
  */
 export function compilePolicy(raw: unknown, source = "policy"): Policy {
+  const forbidden = forbiddenKeys(raw);
+  if (forbidden.length) throw new PolicyError(source, forbidden);
   const parsed = policySchema.safeParse(raw, { reportInput: true });
   if (!parsed.success) {
     throw new PolicyError(
@@ -51,91 +51,6 @@ export function compilePolicy(raw: unknown, source = "policy"): Policy {
   const policy = compiler.compile(source);
   if (compiler.issues.length) throw new PolicyError(source, compiler.issues);
   return policy;
-}
-
-function zodIssueToPolicyIssues(issue: z.core.$ZodIssue, prefix: readonly PropertyKey[]): PolicyIssue[] {
-  const fullPath = [...prefix, ...issue.path];
-  const path = fullPath.map(String).join(".");
-  if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((key) => ({
-      path: path ? `${path}.${key}` : key,
-      message: `unknown key "${key}"`,
-      hint: suggest(key, KNOWN_KEYS) ?? "remove it; see the policy reference in README.md",
-    }));
-  }
-  if (issue.code === "invalid_union") {
-    // Report the branch that got furthest, so the hint is about what the author meant.
-    const branches = issue.errors.map((branch) => branch.flatMap((inner) => zodIssueToPolicyIssues(inner, fullPath)));
-    const best = branches.sort((a, b) => depth(b) - depth(a))[0];
-    if (best && depth(best) > path.split(".").length) return best;
-    return [{ path, message: `unexpected value ${describe(issue.input)}`, hint: unionHint(path) }];
-  }
-  if (issue.code === "invalid_value") {
-    const values = issue.values.map((v) => JSON.stringify(v)).join(", ");
-    return [{
-      path,
-      message: issue.input === undefined ? "missing required key" : `invalid value ${describe(issue.input)}`,
-      hint: issue.input === undefined
-        ? `add "${String(fullPath.at(-1))}" with one of ${values}`
-        : `use one of ${values}`,
-    }];
-  }
-  if (issue.code === "invalid_type") {
-    return [{
-      path,
-      message: issue.input === undefined
-        ? "missing required key"
-        : `expected ${issue.expected}, got ${describe(issue.input)}`,
-      hint: issue.input === undefined
-        ? `add "${String(fullPath.at(-1))}"`
-        : `write ${/^[aeiou]/.test(issue.expected) ? "an" : "a"} ${issue.expected} here`,
-    }];
-  }
-  return [{ path, message: issue.message, hint: "see the policy reference in README.md" }];
-}
-
-function depth(issues: PolicyIssue[]): number {
-  return Math.max(0, ...issues.map((issue) => issue.path.split(".").length));
-}
-
-function unionHint(path: string): string {
-  const last = path.split(".").at(-1) ?? "";
-  if (last === "output" || path.endsWith("output")) {
-    return 'write "trusted", "untrusted", "unlabelled", a label name, {readers, trust} or {catalogue: NAME}';
-  }
-  if (path.includes(".fields.")) return 'write "bool", {int: {min, max}} or {enum: [...]}';
-  if (path.includes(".recipients.")) return "write a group name or {arg: ARGUMENT}";
-  return "see the policy reference in README.md";
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return "nothing";
-  const text = JSON.stringify(value);
-  return text && text.length > 40 ? `${text.slice(0, 37)}...` : String(text);
-}
-
-/** The closest known word, if it is close enough to be a typo. */
-function suggest(word: string, candidates: readonly string[]): string | undefined {
-  let best: [string, number] | undefined;
-  for (const candidate of candidates) {
-    const distance = editDistance(word.toLowerCase(), candidate);
-    if (!best || distance < best[1]) best = [candidate, distance];
-  }
-  return best && best[1] <= Math.max(1, Math.floor(word.length / 3)) ? `did you mean "${best[0]}"?` : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length];
 }
 
 class Compiler {
@@ -260,10 +175,17 @@ class Compiler {
           "add require: trusted, or allow: [...]",
         );
       }
+      if (rule.allow !== undefined && rule.allow.length === 0) {
+        this.#issue(
+          `${at}.args.${arg}.allow`,
+          "an empty allow list allows no value, and a rule that reads it as absent would allow every value",
+          "list at least one value, or remove allow",
+        );
+      }
       args[arg] = Object.freeze({
         ...(rule.require ? { require: rule.require } : {}),
         ...(rule.embedded ? { embedded: rule.embedded } : {}),
-        allow: Object.freeze((rule.allow ?? []).map(String)),
+        allow: Object.freeze([...(rule.allow ?? [])]),
         onViolation: rule.on_violation ?? "block",
       });
     }
@@ -274,11 +196,12 @@ class Compiler {
       }
       return Object.freeze({ arg: item.arg });
     });
-    const effects = [...(spec.effects ?? [])];
-    const requiresNoPrior = [...(spec.requires_no_prior ?? [])];
+    const effects = this.#effects(spec.effects ?? [], `${at}.effects`);
+    const requiresNoPrior = this.#effects(spec.requires_no_prior ?? [], `${at}.requires_no_prior`);
     if (spec.once) {
-      if (!effects.includes(spec.once)) effects.push(spec.once);
-      if (!requiresNoPrior.includes(spec.once)) requiresNoPrior.push(spec.once);
+      const [once] = this.#effects([spec.once], `${at}.once`);
+      if (!effects.includes(once)) effects.push(once);
+      if (!requiresNoPrior.includes(once)) requiresNoPrior.push(once);
     }
     let output: OutputSpec = { kind: "unlabelled" };
     if (spec.output === undefined || spec.output === "unlabelled") output = { kind: "unlabelled" };
@@ -300,7 +223,7 @@ class Compiler {
       recipients: Object.freeze(recipients),
       ...(spec.min_trust ? { minTrust: spec.min_trust } : {}),
       effects: Object.freeze(effects),
-      requiresPrior: Object.freeze([...(spec.requires_prior ?? [])]),
+      requiresPrior: Object.freeze(this.#effects(spec.requires_prior ?? [], `${at}.requires_prior`)),
       requiresNoPrior: Object.freeze(requiresNoPrior),
       needsApproval: spec.needs_approval ?? false,
       ...(spec.prerequisite ? { prerequisite: { args: spec.prerequisite.args } } : {}),
@@ -327,6 +250,19 @@ class Compiler {
         });
       }
     }
+  }
+
+  #effects(templates: readonly string[], at: string): string[] {
+    templates.forEach((template, i) => {
+      if (!EFFECT_TEMPLATE.test(template.trim())) {
+        this.#issue(
+          templates.length > 1 || at.endsWith("s") ? `${at}.${i}` : at,
+          `invalid effect "${template}"`,
+          "write a name such as legal.precleared, optionally with arguments: legal.precleared{client}",
+        );
+      }
+    });
+    return [...new Set(templates.map((template) => normalizeEffect(template.trim())))];
   }
 
   #field(spec: RawField, at: string): FieldSpec {

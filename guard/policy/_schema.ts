@@ -10,7 +10,7 @@ const onTainted = z.enum(["allow", "confirm", "block"]);
 
 const argRule = z.strictObject({
   require: z.optional(z.enum(["trusted", "attested"])),
-  allow: z.optional(z.array(z.union([z.string(), z.number(), z.boolean()]))),
+  allow: z.optional(z.array(z.string())),
   embedded: z.optional(z.enum(["trusted", "attested"])),
   on_violation: z.optional(z.enum(["block", "confirm"])),
 });

@@ -6,9 +6,8 @@
  *
  * @module
  */
-import type { Label } from "../core/label.ts";
-import type { Trust } from "../core/trust.ts";
-import type { GapCode } from "./gap.ts";
+import type { Label, Trust } from "../../core/mod.ts";
+import type { GapCode } from "./gap_kinds.ts";
 
 /** What a tool's call reads and returns, as the policy declares it. */
 export type OutputSpec =
@@ -55,7 +54,7 @@ export interface ToolPolicy {
   readonly recipients: readonly Recipient[];
   /** The least trust the branch must have (after the call's own read). */
   readonly minTrust?: Trust;
-  /** Ledger effects written when the call really finishes. */
+  /** Ledger effects written when the call really finishes: templates such as `legal.precleared{client}` (see `effectKey`). */
   readonly effects: readonly string[];
   /** Effects that must already be in the ledger. */
   readonly requiresPrior: readonly string[];
@@ -142,10 +141,25 @@ export function toolPolicy(policy: Policy, tool: string): ToolPolicy | undefined
 
 /**
  * The directory group of an address: an exact entry, else the longest
- * matching `*suffix` pattern, else the policy's unknown group.
+ * matching `*suffix` pattern, else the policy's unknown group. A value that
+ * is not one bare address (it has spaces, commas, semicolons or angle
+ * brackets) is in the unknown group: split address lists first.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { compilePolicy, groupOf } from "./mod.ts";
+ * const policy = compilePolicy({
+ *   version: 1,
+ *   readers: { groups: ["public", "staff"], directory: { "*@corp.example": "staff" }, unknown: "public" },
+ * });
+ * assert.equal(groupOf(policy, "alice@corp.example"), "staff");
+ * assert.equal(groupOf(policy, "eve@attacker.example all@corp.example"), "public");
+ * ```
  */
 export function groupOf(policy: Policy, address: string): string {
   const key = address.trim().toLowerCase();
+  if (/[\s,;<>]/.test(key)) return policy.unknownGroup;
   if (Object.hasOwn(policy.directory, key)) return policy.directory[key];
   let best: [string, string] | undefined;
   for (const [pattern, group] of Object.entries(policy.directory)) {

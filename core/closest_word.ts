@@ -1,6 +1,21 @@
-// Private: "did you mean" suggestions for trace keys and CLI words. Not re-exported.
+/**
+ * "Did you mean" suggestions for policy keys, trace keys and CLI words.
+ *
+ * @module
+ */
 
-/** The candidate closest to `word`, if it is close enough to be a typo. */
+/**
+ * The candidate closest to `word` (ignoring case), if it is close enough to be
+ * a typo: at most one edit per three letters, and at least one.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { closestWord } from "./closest_word.ts";
+ * assert.equal(closestWord("alow", ["allow", "require"]), "allow");
+ * assert.equal(closestWord("banana", ["allow", "require"]), undefined);
+ * ```
+ */
 export function closestWord(word: string, candidates: Iterable<string>): string | undefined {
   let best: [string, number] | undefined;
   for (const candidate of candidates) {

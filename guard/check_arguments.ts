@@ -1,0 +1,129 @@
+/**
+ * Gate 1, part one: which source supplied each argument value.
+ *
+ * @module
+ */
+import { trustRank } from "../core/mod.ts";
+import { findEmbeddedValues, isAddressList, isWeakValue, parseAddressList, tokenize } from "../harvest/mod.ts";
+import type { Evidence, Gap, Note } from "./gap.ts";
+import type { ArgRule, ToolPolicy } from "./policy/mod.ts";
+import type { JudgeState } from "./judge_state.ts";
+import { type Leaf, readLeaves } from "./read_leaves.ts";
+import { quoteValue } from "./quote_value.ts";
+import type { Source } from "./source.ts";
+import type { ToolCall } from "./tool_call.ts";
+
+/** Where the checks write their findings. */
+export interface Findings {
+  /** Gaps found. */
+  readonly gaps: Gap[];
+  /** Notes found. */
+  readonly notes: Note[];
+  /** Evidence found. */
+  readonly evidence: Evidence[];
+}
+
+/** The values of one argument as they are judged: its leaves, with address lists split address by address. */
+export function argumentValues(args: Readonly<Record<string, unknown>>, arg: string, notes: Note[]): Leaf[] {
+  const value = Object.hasOwn(args, arg) ? args[arg] : undefined;
+  const values: Leaf[] = [];
+  for (const leaf of readLeaves(value, arg)) {
+    if (leaf.deep) {
+      notes.push({
+        code: "deep-value",
+        message: `${leaf.path} is nested beyond the indexing limit: the rest is judged as one text value`,
+      });
+    }
+    if (!isAddressList(leaf.text)) values.push(leaf);
+    else for (const address of parseAddressList(leaf.text)) values.push({ ...leaf, text: address });
+  }
+  return values;
+}
+
+/** Check every argument the tool's policy names. */
+export function checkArguments(state: JudgeState, spec: ToolPolicy, call: ToolCall, found: Findings): void {
+  for (const [arg, rule] of Object.entries(spec.args)) {
+    const allowed = new Set(rule.allow.map((value) => tokenize(value).join(" ")));
+    for (const leaf of argumentValues(call.args, arg, found.notes)) {
+      if (!leaf.text.trim()) continue;
+      if (allowed.has(tokenize(leaf.text).join(" "))) {
+        found.evidence.push({ argument: leaf.path, value: leaf.text, sources: [] });
+        continue;
+      }
+      if (rule.embedded) checkEmbedded(state, rule, leaf, found.gaps);
+      checkValue(state, rule, leaf, found);
+    }
+  }
+}
+
+function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Findings): void {
+  const shown = `${leaf.path}=${quoteValue(leaf.text)}`;
+  if (!rule.require && !rule.allow.length) return;
+  if (!rule.require) {
+    found.gaps.push({
+      code: "not-allowed",
+      severity: rule.onViolation,
+      message: `${shown} is not in the allow list`,
+      argument: leaf.path,
+      value: leaf.text,
+    });
+    return;
+  }
+  const sources = state.evidence(leaf.text);
+  const vouching = sources.filter((source) => trustRank(source.trust) >= trustRank(rule.require!));
+  if (vouching.length) {
+    found.evidence.push({ argument: leaf.path, value: leaf.text, sources: uniqueNames(vouching) });
+    if (isWeakValue(leaf.text)) {
+      found.notes.push({
+        code: "weak-evidence",
+        message: `${shown} matched ${rule.require} input from ${names(vouching)}, but a value this short is weak ` +
+          `evidence; protect ${leaf.path} with an allow list or on_tainted`,
+      });
+    }
+    return;
+  }
+  found.gaps.push(provenanceGap(rule.onViolation, leaf.path, leaf.text, sources, shown));
+}
+
+function checkEmbedded(state: JudgeState, rule: ArgRule, leaf: Leaf, gaps: Gap[]): void {
+  for (const value of findEmbeddedValues(leaf.text)) {
+    const sources = state.evidence(value);
+    if (sources.some((source) => trustRank(source.trust) >= trustRank(rule.embedded!))) continue;
+    gaps.push(provenanceGap(rule.onViolation, leaf.path, value, sources, `${leaf.path} embeds ${quoteValue(value)},`));
+  }
+}
+
+function provenanceGap(
+  severity: "block" | "confirm",
+  argument: string,
+  value: string,
+  sources: readonly Source[],
+  shown: string,
+): Gap {
+  const embedded = shown.endsWith(",");
+  return sources.length
+    ? {
+      code: "untrusted-argument",
+      severity,
+      message: `${shown} ${embedded ? "which appears" : "appears"} only in untrusted input from ${names(sources)}`,
+      argument,
+      value,
+      sources: uniqueNames(sources),
+    }
+    : {
+      code: "invented-argument",
+      severity,
+      message: `${shown} ${embedded ? "which appears" : "appears"} in no input the model has seen`,
+      argument,
+      value,
+    };
+}
+
+/** The distinct names of some sources, in order. */
+export function uniqueNames(sources: readonly Source[]): string[] {
+  return [...new Set(sources.map((source) => source.name))];
+}
+
+function names(sources: readonly Source[]): string {
+  return uniqueNames(sources).join(", ");
+}

@@ -1,0 +1,103 @@
+/**
+ * Gate 1 as a pure function: every gap between one exact call and a yes,
+ * judged prospectively against the label the branch would have after the
+ * call's own read. The guard, the planner and the tests all call this one
+ * function over plain state.
+ *
+ * @module
+ */
+import { knownLabel, meetPartial, type PartialLabel } from "../core/mod.ts";
+import type { Evidence, Gap, Note } from "./gap.ts";
+import { type Policy, toolPolicy } from "./policy/mod.ts";
+import type { Judgement, JudgeState } from "./judge_state.ts";
+import type { ToolCall } from "./tool_call.ts";
+import { checkArguments } from "./check_arguments.ts";
+import { checkContract } from "./check_contract.ts";
+
+export type { Judgement, JudgeState } from "./judge_state.ts";
+
+/**
+ * The label of what a call reads, from its contract (or "unknown, from tool
+ * X"). A catalogue key that cannot be built gives the strictest label.
+ */
+export function incomingLabel(policy: Policy, tool: string, args: Readonly<Record<string, unknown>>): PartialLabel {
+  const spec = toolPolicy(policy, tool)?.output ?? { kind: "unlabelled" as const };
+  if (spec.kind === "label") return knownLabel(spec.label);
+  if (spec.kind === "catalogue") {
+    const catalogue = policy.catalogues[spec.catalogue];
+    const key = catalogue.key.replace(/\{([^}]+)\}/g, (_, name: string) => {
+      const value = Object.hasOwn(args, name) ? args[name] : undefined;
+      return typeof value === "string" || typeof value === "number" ? String(value) : "";
+    });
+    if (Object.hasOwn(catalogue.entries, key)) return knownLabel(catalogue.entries[key]);
+  }
+  return { known: policy.top, unknown: [tool] };
+}
+
+/**
+ * Find every gap for one call in a branch state. Pure: same state and call, same answer.
+ * A call whose arguments cannot be fingerprinted has one `guard-error` gap.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { judge } from "./judge.ts";
+ * import { makeToolCall } from "./tool_call.ts";
+ * import { compilePolicy } from "./policy/mod.ts";
+ * import { knownLabel } from "../core/mod.ts";
+ * const policy = compilePolicy({ version: 1, tools: { send_email: { args: { to: { require: "trusted" } } } } });
+ * const state = {
+ *   policy, casts: {}, prospective: true, label: knownLabel(policy.top), tainters: [], effects: new Set<string>(),
+ *   evidence: () => [],
+ * };
+ * const report = judge(state, makeToolCall("send_email", { to: "eve@attacker.example" }));
+ * assert.deepEqual(report.gaps.map((gap) => gap.code), ["invented-argument"]);
+ * ```
+ */
+export function judge(state: JudgeState, call: ToolCall): Judgement {
+  try {
+    if (call.problem !== undefined) throw new TypeError(call.problem);
+    return judgeCall(state, call);
+  } catch (error) {
+    return {
+      future: state.label,
+      gaps: [{
+        code: "guard-error",
+        severity: "block",
+        message: `the guard failed while deciding, so the call is blocked: ${
+          error instanceof Error ? error.message : String(error)
+        }`,
+      }],
+      notes: [],
+      evidence: [],
+    };
+  }
+}
+
+function judgeCall(state: JudgeState, call: ToolCall): Judgement {
+  const { policy } = state;
+  const spec = toolPolicy(policy, call.tool);
+  const gaps: Gap[] = [];
+  const notes: Note[] = [];
+  const evidence: Evidence[] = [];
+  if (!spec) {
+    notes.push({
+      code: "unknown-tool",
+      message:
+        `${call.tool} is not in policy "${policy.source}": it is judged by the default rules and its output is untrusted`,
+    });
+  }
+  if (spec) checkArguments(state, spec, call, { gaps, notes, evidence });
+  const onTainted = spec?.onTainted ?? policy.default.onTainted;
+  if (state.tainters.length && onTainted !== "allow") {
+    gaps.push({
+      code: "tainted-context",
+      severity: onTainted,
+      message: `context contains untrusted input from ${state.tainters.join(", ")}`,
+      sources: [...state.tainters],
+    });
+  }
+  const future = meetPartial(state.label, incomingLabel(policy, call.tool, call.args));
+  if (spec) checkContract(state, spec, call, future, { gaps, notes, evidence });
+  return { future, gaps, notes, evidence };
+}

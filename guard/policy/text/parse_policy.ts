@@ -1,0 +1,159 @@
+/**
+ * Read a policy from YAML or JSONC text. This is the only file of pab that
+ * imports a YAML or JSONC parser: code that compiles a policy object with
+ * `compilePolicy` ships neither.
+ *
+ * @module
+ */
+import { FAILSAFE_SCHEMA, load, YAMLException } from "npm:js-yaml@5.5.0";
+import { type Node, type ParseError, parseTree, printParseErrorCode } from "npm:jsonc-parser@3.3.1";
+import { compilePolicy, type Policy, PolicyError, type PolicyIssue } from "../mod.ts";
+
+/** The text formats a policy may be written in. */
+export type PolicyFormat = "yaml" | "jsonc";
+
+/**
+ * Parse and validate a policy. The format is taken from `options.format`, else
+ * from the source name's extension (`.json`/`.jsonc` are JSONC, anything else
+ * YAML). Duplicate keys are errors in both formats. In YAML, allow-list
+ * entries keep the exact text they were written with: `0012345678` stays
+ * `"0012345678"`, not the number 12345678.
+ *
+ * @example Load ProvGuard's example e-mail policy
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parsePolicy } from "./parse_policy.ts";
+ * const policy = parsePolicy(`
+ * version: 1
+ * default:
+ *   on_tainted: confirm
+ * tools:
+ *   read_inbox:
+ *     output: untrusted
+ *   send_email:
+ *     args:
+ *       to: {require: trusted}
+ *       account: {allow: [0012345678]}
+ * `, { source: "email.yaml" });
+ * assert.deepEqual(Object.keys(policy.tools), ["read_inbox", "send_email"]);
+ * assert.deepEqual(policy.tools.send_email.args.account.allow, ["0012345678"]);
+ * ```
+ */
+export function parsePolicy(text: string, options: { source?: string; format?: PolicyFormat } = {}): Policy {
+  if (typeof text !== "string") throw new TypeError("Cannot parse a policy: pass its text as a string");
+  const source = options.source ?? "policy";
+  const format = options.format ?? (/\.jsonc?$/i.test(source) ? "jsonc" : "yaml");
+  return compilePolicy(format === "jsonc" ? readJsonc(text, source) : readYaml(text, source), source);
+}
+
+function readYaml(text: string, source: string): unknown {
+  try {
+    const value = load(text, { filename: source });
+    // The same text with every scalar kept as written: allow lists take their entries from it.
+    keepAllowText(value, load(text, { filename: source, schema: FAILSAFE_SCHEMA }));
+    return value;
+  } catch (error) {
+    if (error instanceof YAMLException) {
+      const mark = error.mark ? `line ${error.mark.line + 1}, column ${error.mark.column + 1}` : "(unknown position)";
+      throw new PolicyError(source, [{
+        path: mark,
+        message: `invalid YAML: ${error.reason}`,
+        hint: "fix the YAML syntax there",
+      }]);
+    }
+    throw error;
+  }
+}
+
+/** Replace each scalar of `tools.*.args.*.allow` with its text as written. */
+function keepAllowText(value: unknown, text: unknown): void {
+  const tools = child(value, "tools");
+  const textTools = child(text, "tools");
+  for (const tool of objectKeys(tools)) {
+    const args = child(child(tools, tool), "args");
+    const textArgs = child(child(textTools, tool), "args");
+    for (const arg of objectKeys(args)) {
+      const allow = child(child(args, arg), "allow");
+      const textAllow = child(child(textArgs, arg), "allow");
+      if (!Array.isArray(allow) || !Array.isArray(textAllow) || allow.length !== textAllow.length) continue;
+      allow.forEach((item, i) => {
+        if (item === null || ["number", "boolean"].includes(typeof item)) allow[i] = textAllow[i];
+      });
+    }
+  }
+}
+
+function child(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null && Object.hasOwn(value, key)
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
+}
+
+function objectKeys(value: unknown): string[] {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
+}
+
+function readJsonc(text: string, source: string): unknown {
+  const errors: ParseError[] = [];
+  const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const issues: PolicyIssue[] = errors.map((error) => ({
+    path: position(text, error.offset),
+    message: `invalid JSONC: ${printParseErrorCode(error.error)}`,
+    hint: "fix the JSON syntax there",
+  }));
+  if (!issues.length && tree) issues.push(...duplicateKeys(text, tree));
+  if (issues.length || !tree) throw new PolicyError(source, issues);
+  return toValue(tree);
+}
+
+/** Every key that appears twice in one object: a later, looser rule must not silently replace a stricter one. */
+function duplicateKeys(text: string, root: Node): PolicyIssue[] {
+  const issues: PolicyIssue[] = [];
+  const stack: Array<{ node: Node; path: string }> = [{ node: root, path: "" }];
+  while (stack.length) {
+    const { node, path } = stack.pop()!;
+    const seen = new Set<string>();
+    for (const [i, item] of (node.children ?? []).entries()) {
+      if (node.type === "array") stack.push({ node: item, path: path ? `${path}.${i}` : String(i) });
+      if (node.type !== "object" || !item.children || item.children.length < 2) continue;
+      const key = String(item.children[0].value);
+      const at = path ? `${path}.${key}` : key;
+      if (seen.has(key)) {
+        issues.push({
+          path: at,
+          message: `duplicate key "${key}" at ${position(text, item.offset)}`,
+          hint: "write each key once; merge the two entries",
+        });
+      }
+      seen.add(key);
+      stack.push({ node: item.children[1], path: at });
+    }
+  }
+  return issues;
+}
+
+/** The value of a parse tree, with every key an own property (`__proto__` included, for compilePolicy to reject). */
+function toValue(root: Node): unknown {
+  const build = (node: Node): unknown => {
+    if (node.type === "array") return (node.children ?? []).map(build);
+    if (node.type !== "object") return node.value;
+    const object: Record<string, unknown> = {};
+    for (const property of node.children ?? []) {
+      const [key, value] = property.children ?? [];
+      if (!key || !value) continue;
+      Object.defineProperty(object, String(key.value), {
+        value: build(value),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return object;
+  };
+  return build(root);
+}
+
+function position(text: string, offset: number): string {
+  const before = text.slice(0, offset).split("\n");
+  return `line ${before.length}, column ${before[before.length - 1].length + 1}`;
+}

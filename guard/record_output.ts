@@ -1,0 +1,169 @@
+/**
+ * Gate 2: label what a tool really returned and add it to the branch. The
+ * label and taint apply first; nothing after that can take them back.
+ *
+ * @module
+ */
+import {
+  knownLabel,
+  type Label,
+  type Ledger,
+  lowerTrust,
+  makeLabel,
+  meetPartial,
+  type PartialLabel,
+  type Trust,
+} from "../core/mod.ts";
+import type { Branch } from "./branch.ts";
+import { LabelError } from "./guard_errors.ts";
+import { incomingLabel } from "./judge.ts";
+import { checkLabel } from "./labelled.ts";
+import { type Policy, toolPolicy } from "./policy/mod.ts";
+import { readLeaves } from "./read_leaves.ts";
+import { errorText } from "./tool_call.ts";
+
+/** Options for recording one tool output. */
+export interface RecordOptions {
+  /** The call's arguments (a catalogue label may depend on them). */
+  readonly args?: Readonly<Record<string, unknown>>;
+  /** The label of what really came back: the stricter of it and the declared label is kept. */
+  readonly label?: Label;
+  /** The output's structured form, when `output` is its rendering. */
+  readonly data?: unknown;
+}
+
+/** What recording needs. */
+export interface RecordContext {
+  /** The policy. */
+  readonly policy: Policy;
+  /** The branch that read the output. */
+  readonly branch: Branch;
+  /** Where notes about the output go. */
+  readonly ledger: Ledger;
+}
+
+/**
+ * Record a tool's output under its label. A malformed `options.label` makes
+ * the branch take the strictest label, records the output under it, and then
+ * throws {@linkcode LabelError}. A tool that declares `untrusted_fields` but
+ * returns output that is not structured is untrusted as a whole. Values
+ * nested beyond the indexing limit are indexed as text under the same label,
+ * with a `deep-value` note in the ledger.
+ */
+export function recordOutput(context: RecordContext, tool: string, output: unknown, options: RecordOptions): void {
+  const { policy, branch, ledger } = context;
+  branch.assertOpen();
+  const strictest = knownLabel(makeLabel([], "suspicious"));
+  let declared: PartialLabel;
+  try {
+    declared = incomingLabel(policy, tool, options.args ?? {});
+  } catch {
+    declared = strictest;
+  }
+  const checked = options.label === undefined ? undefined : checkLabel(options.label);
+  const problem = typeof checked === "string" ? checked : undefined;
+  const actual = typeof checked === "string" ? strictest.known : checked;
+  const fields = toolPolicy(policy, tool)?.untrustedFields ?? [];
+  let trust: Trust = declared.unknown.length || problem
+    ? "suspicious"
+    : actual
+    ? lowerTrust(declared.known.trust, actual.trust)
+    : declared.known.trust;
+  const structured = options.data !== undefined
+    ? options.data
+    : typeof output === "string"
+    ? (trust !== "suspicious" || fields.length ? parseJsonObject(output) : undefined)
+    : output;
+  let label = actual ? meetPartial(declared, knownLabel(actual)) : declared;
+  if (fields.length && (typeof structured !== "object" || structured === null)) {
+    // It promised structure and did not keep the promise: nothing in it vouches for anything.
+    trust = "suspicious";
+    label = meetPartial(label, knownLabel(makeLabel(label.known.readers, "suspicious")));
+  }
+  const name = `tool:${tool}`;
+  // The label and the taint first: whatever happens below, what was read counts as read.
+  branch.restrict(label);
+  if (trust === "suspicious" || label.unknown.length) branch.taint(name);
+  try {
+    indexOutput(branch, name, { trust, label, output, structured, data: options.data, fields });
+  } catch (error) {
+    // Indexing failed; the label already applies. Keep the output as text so nothing is lost.
+    branch.addSource(name, { trust: "suspicious", label, texts: [safeText(output)] });
+    ledger.record("note", branch.name, { tool, detail: { code: "deep-value", message: errorText(error) } });
+  }
+  if (problem) {
+    ledger.record("note", branch.name, { tool, detail: { code: "label-invalid", message: problem } });
+    throw new LabelError(`Cannot use the label given for ${tool}: ${problem}; the strictest label applies instead`);
+  }
+}
+
+interface Indexing {
+  readonly trust: Trust;
+  readonly label: PartialLabel;
+  readonly output: unknown;
+  readonly structured: unknown;
+  readonly data: unknown;
+  readonly fields: readonly string[];
+}
+
+function indexOutput(branch: Branch, name: string, item: Indexing): void {
+  const { trust, label } = item;
+  if (trust === "suspicious" || typeof item.structured !== "object" || item.structured === null) {
+    // Untrusted JSON text is also indexed by its decoded leaves: escapes such as \n would otherwise hide a value.
+    const texts = typeof item.output === "string"
+      ? [
+        item.output,
+        ...readLeaves(item.data !== undefined ? item.data : parseJsonObject(item.output)).map((leaf) => leaf.text),
+      ]
+      : readLeaves(item.output).map((leaf) => leaf.text);
+    branch.addSource(name, { trust, label, texts });
+    return;
+  }
+  // Structured output vouches only for complete field values; fields written by strangers vouch for nothing.
+  const strangerFields = new Set(item.fields);
+  const leaves = readLeaves(item.structured);
+  const own = leaves.filter((leaf) => !leaf.deep && !strangerFields.has(lastKey(leaf.path)));
+  const stranger = leaves.filter((leaf) => !leaf.deep && strangerFields.has(lastKey(leaf.path)));
+  const deep = leaves.filter((leaf) => leaf.deep);
+  branch.addSource(name, { trust, label, fields: own.map((leaf) => leaf.text) });
+  if (deep.length) branch.addSource(`${name}[deep]`, { trust, label, texts: deep.map((leaf) => leaf.text) });
+  if (stranger.length) {
+    const names = [...new Set(stranger.map((leaf) => lastKey(leaf.path)))].sort();
+    branch.addSource(`${name}[${names.join(",")}]`, {
+      trust: "suspicious",
+      label: meetPartial(label, knownLabel(makeLabel(label.known.readers, "suspicious"))),
+      texts: stranger.map((leaf) => leaf.text),
+    });
+  }
+}
+
+/** The last property name of a leaf path: `[3].subject` -> `subject` (linear: keys may be long and hostile). */
+function lastKey(path: string): string {
+  let end = path.length;
+  while (end > 0 && path[end - 1] === "]") {
+    const open = path.lastIndexOf("[", end - 1);
+    if (open < 0 || !/^\d+$/.test(path.slice(open + 1, end - 1))) break;
+    end = open;
+  }
+  const bare = path.slice(0, end);
+  return bare.slice(bare.lastIndexOf(".") + 1);
+}
+
+function parseJsonObject(text: string): unknown {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return undefined;
+  try {
+    const value = JSON.parse(trimmed);
+    return typeof value === "object" && value !== null ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function safeText(value: unknown): string {
+  try {
+    return typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+  } catch {
+    return "";
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Asking an approver for a ruling on one exact call.
+ *
+ * @module
+ */
+import type { Branch } from "./branch.ts";
+import { RulingError } from "./guard_errors.ts";
+import { judge } from "./judge.ts";
+import type { Ruling } from "./ruling.ts";
+import { judgeState, type Session } from "./session.ts";
+import { errorText, type ToolCall } from "./tool_call.ts";
+
+/**
+ * Ask an approver for a ruling, bound to the open gaps in its mandate and to
+ * the branch's label now. Throws {@linkcode RulingError} when the policy names
+ * no such approver, its mandate covers none of the open gaps, or its rule refuses.
+ */
+export function requestRuling(session: Session, branch: Branch, approver: string, call: ToolCall): Ruling {
+  const holder = Object.hasOwn(session.approvers, approver) ? session.approvers[approver] : undefined;
+  if (!holder) throw new RulingError(`Cannot ask approver "${approver}": the policy names no such approver`);
+  const state = judgeState(session, branch);
+  const report = judge(state, call);
+  const inMandate = report.gaps.filter((gap) => holder.mandate.includes(gap.code));
+  if (!inMandate.length) {
+    const open = [...new Set(report.gaps.map((gap) => gap.code))];
+    throw new RulingError(
+      `Cannot ask approver "${approver}" about ${call.tool}: its mandate [${
+        holder.mandate.join(", ")
+      }] covers none of the open gaps [${open.join(", ")}]`,
+    );
+  }
+  let answer: boolean | string;
+  try {
+    answer = holder.rule({
+      tool: call.tool,
+      args: call.args,
+      gaps: inMandate,
+      label: state.label,
+      effects: [...state.effects].sort(),
+      branch: branch.name,
+    });
+  } catch (error) {
+    answer = `its rule failed: ${errorText(error)}`;
+  }
+  if (answer !== true) {
+    throw new RulingError(
+      `Approver "${approver}" refuses ${call.tool}: ${typeof answer === "string" ? answer : "its rule says no"}`,
+    );
+  }
+  const ruling = branch.rulings.mint(approver, call, inMandate, state.label);
+  session.ledger.record("ruling-minted", branch.name, {
+    tool: call.tool,
+    fingerprint: call.fingerprint,
+    detail: { ruling: ruling.id, approver, covers: [...ruling.covers] },
+  });
+  return ruling;
+}

@@ -1,0 +1,63 @@
+/**
+ * A tool call as the guard judges it: made once, then passed down.
+ *
+ * @module
+ */
+import { fingerprintCall } from "../core/mod.ts";
+
+/** One exact tool call: the tool, a private copy of its arguments and their fingerprint. */
+export interface ToolCall {
+  /** The tool's name. */
+  readonly tool: string;
+  /** A deep copy of the arguments, taken when the call was made: the caller cannot change them afterwards. */
+  readonly args: Readonly<Record<string, unknown>>;
+  /** sha256 of the canonical JSON of `{tool, args}`; empty when the arguments cannot be fingerprinted. */
+  readonly fingerprint: string;
+  /** Why the arguments cannot be fingerprinted (such a call is always blocked with a `guard-error`). */
+  readonly problem?: string;
+}
+
+/**
+ * Make the call value once. Throws `TypeError` for a tool name that is not a
+ * non-empty string or arguments that are not an object (programmer mistakes);
+ * arguments that cannot be copied or fingerprinted give a call with a `problem`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { makeToolCall } from "./tool_call.ts";
+ * const args = { to: "alice@corp.example" };
+ * const call = makeToolCall("send_email", args);
+ * args.to = "eve@attacker.example";
+ * assert.equal(call.args.to, "alice@corp.example");
+ * assert.equal(call.fingerprint.length, 64);
+ * ```
+ */
+export function makeToolCall(tool: unknown, args: unknown): ToolCall {
+  if (typeof tool !== "string" || !tool) {
+    throw new TypeError("Cannot decide a call: the tool name must be a non-empty string");
+  }
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    throw new TypeError(`Cannot decide a call to ${tool}: arguments must be an object of named values`);
+  }
+  let copy: Readonly<Record<string, unknown>>;
+  try {
+    copy = structuredClone(args) as Record<string, unknown>;
+  } catch {
+    copy = args as Record<string, unknown>;
+  }
+  try {
+    return Object.freeze({ tool, args: copy, fingerprint: fingerprintCall(tool, copy) });
+  } catch (error) {
+    return Object.freeze({ tool, args: copy, fingerprint: "", problem: errorText(error) });
+  }
+}
+
+/** An error's message, or the thrown value as text. */
+export function errorText(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return "an unprintable error";
+  }
+}

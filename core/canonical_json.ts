@@ -12,8 +12,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { canonicalJson } from "./canonical_json.ts";
- * console.log(canonicalJson({ b: 1, a: [true, null] })); // '{"a":[true,null],"b":1}'
+ * assert.deepEqual(canonicalJson({ b: 1, a: [true, null] }), '{"a":[true,null],"b":1}');
  * ```
  */
 export function canonicalJson(value: unknown): string {

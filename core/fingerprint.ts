@@ -13,10 +13,12 @@ import { canonicalJson } from "./canonical_json.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fingerprintCall } from "./fingerprint.ts";
  * const a = fingerprintCall("send_email", { to: "a@corp.example" });
  * const b = fingerprintCall("send_email", { to: "b@corp.example" });
- * console.log(a.length, a === b); // 64 false
+ * assert.deepEqual(a.length, 64);
+ * assert.deepEqual(a === b, false);
  * ```
  */
 export function fingerprintCall(tool: string, args: unknown): string {
@@ -28,8 +30,9 @@ export function fingerprintCall(tool: string, args: unknown): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sha256Hex } from "./fingerprint.ts";
- * console.log(sha256Hex("abc").slice(0, 8)); // "ba7816bf"
+ * assert.deepEqual(sha256Hex("abc").slice(0, 8), "ba7816bf");
  * ```
  */
 export function sha256Hex(text: string): string {

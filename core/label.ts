@@ -22,8 +22,9 @@ export interface Label {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { makeLabel, formatLabel } from "./label.ts";
- * console.log(formatLabel(makeLabel(["hr", "staff", "hr"], "trusted"))); // "<hr,staff | trusted>"
+ * assert.deepEqual(formatLabel(makeLabel(["hr", "staff", "hr"], "trusted")), "<hr,staff | trusted>");
  * ```
  */
 export function makeLabel(readers: Iterable<string>, trust: Trust): Label {
@@ -39,10 +40,11 @@ export function makeLabel(readers: Iterable<string>, trust: Trust): Label {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { makeLabel, meet, formatLabel } from "./label.ts";
  * const web = makeLabel(["public", "staff", "hr"], "suspicious");
  * const hr = makeLabel(["hr"], "trusted");
- * console.log(formatLabel(meet(web, hr))); // "<hr | suspicious>"
+ * assert.deepEqual(formatLabel(meet(web, hr)), "<hr | suspicious>");
  * ```
  */
 export function meet(a: Label, b: Label): Label {
@@ -55,8 +57,9 @@ export function meet(a: Label, b: Label): Label {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { makeLabel, atMost } from "./label.ts";
- * console.log(atMost(makeLabel(["hr"], "trusted"), makeLabel(["hr", "staff"], "trusted"))); // true
+ * assert.deepEqual(atMost(makeLabel(["hr"], "trusted"), makeLabel(["hr", "staff"], "trusted")), true);
  * ```
  */
 export function atMost(a: Label, b: Label): boolean {
@@ -75,8 +78,9 @@ export function labelsEqual(a: Label, b: Label): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { makeLabel, formatLabel } from "./label.ts";
- * console.log(formatLabel(makeLabel([], "suspicious"))); // "<nobody | suspicious>"
+ * assert.deepEqual(formatLabel(makeLabel([], "suspicious")), "<nobody | suspicious>");
  * ```
  */
 export function formatLabel(label: Label): string {

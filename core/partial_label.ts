@@ -27,11 +27,12 @@ export function knownLabel(label: Label): PartialLabel {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { makeLabel } from "./label.ts";
  * import { knownLabel, meetPartial, formatPartialLabel } from "./partial_label.ts";
  * const top = knownLabel(makeLabel(["public", "staff"], "trusted"));
  * const wiki = { known: top.known, unknown: ["wiki_search"] };
- * console.log(formatPartialLabel(meetPartial(top, wiki))); // "<public,staff | trusted> + unknown from wiki_search"
+ * assert.deepEqual(formatPartialLabel(meetPartial(top, wiki)), "<public,staff | trusted> + unknown from wiki_search");
  * ```
  */
 export function meetPartial(a: PartialLabel, b: PartialLabel): PartialLabel {
@@ -71,13 +72,14 @@ export type SettleResult =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { makeLabel } from "./label.ts";
  * import { settle } from "./partial_label.ts";
  * const company = makeLabel(["staff"], "trusted");
  * const result = settle({ known: makeLabel(["public", "staff"], "trusted"), unknown: ["wiki"] }, {
  *   wiki: { name: "wiki_acl", ceiling: company, resolve: () => company },
  * });
- * console.log(result.ok); // true
+ * assert.deepEqual(result.ok, true);
  * ```
  */
 export function settle(label: PartialLabel, casts: Readonly<Record<string, Cast>>): SettleResult {

@@ -25,8 +25,9 @@ export const TRUST_LEVELS: readonly Trust[] = Object.freeze([
  *
  * @example Compare two levels
  * ```ts
+ * import assert from "node:assert/strict";
  * import { trustRank } from "./trust.ts";
- * console.log(trustRank("attested") > trustRank("suspicious")); // true
+ * assert.deepEqual(trustRank("attested") > trustRank("suspicious"), true);
  * ```
  */
 export function trustRank(trust: Trust): number {
@@ -40,8 +41,9 @@ export function trustRank(trust: Trust): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { lowerTrust } from "./trust.ts";
- * console.log(lowerTrust("trusted", "suspicious")); // "suspicious"
+ * assert.deepEqual(lowerTrust("trusted", "suspicious"), "suspicious");
  * ```
  */
 export function lowerTrust(a: Trust, b: Trust): Trust {

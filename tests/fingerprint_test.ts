@@ -99,3 +99,47 @@ Deno.test("Guard.decide() fingerprints the exact call it judged", () => {
   const decision = guard.decide("send_email", { to: "alice@corp.example", body: "Hi" });
   assert.equal(decision.fingerprint, fingerprintCall("send_email", { body: "Hi", to: "alice@corp.example" }));
 });
+
+Deno.test("fingerprintCall() never lets __proto__, constructor or prototype keys make two different calls share a fingerprint", () => {
+  const key = fc.constantFrom("__proto__", "constructor", "prototype", "a", "toString");
+  const json = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: "small" },
+      fc.string(),
+      fc.integer(),
+      fc.constant(null),
+      fc.array(tie("value"), { maxLength: 3 }),
+      tie("object"),
+    ),
+    object: fc.array(fc.tuple(key, tie("value")), { maxLength: 3 }),
+  }));
+  /** Build an object with own properties, as JSON.parse does (so "__proto__" is an ordinary key). */
+  const build = (value: unknown): unknown => {
+    if (Array.isArray(value) && value.every((item) => Array.isArray(item) && item.length === 2)) {
+      const object: Record<string, unknown> = {};
+      for (const [k, v] of value as Array<[string, unknown]>) {
+        Object.defineProperty(object, k, { value: build(v), enumerable: true, configurable: true, writable: true });
+      }
+      return object;
+    }
+    return Array.isArray(value) ? value.map(build) : value;
+  };
+  fc.assert(
+    fc.property(json.object, json.object, (a, b) => {
+      const [x, y] = [build(a), build(b)];
+      const same = JSON.stringify(sortedEntries(x)) === JSON.stringify(sortedEntries(y));
+      assert.equal(fingerprintCall("t", x) === fingerprintCall("t", y), same);
+    }),
+  );
+  assert.notEqual(fingerprintCall("t", JSON.parse('{"__proto__": {"to": "x"}}')), fingerprintCall("t", {}));
+  assert.equal(canonicalJson(JSON.parse('{"__proto__": 1}')), '{"__proto__":1}');
+});
+
+/** A value with every object's own entries sorted, for comparing what two values hold. */
+function sortedEntries(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedEntries);
+  if (value && typeof value === "object") {
+    return Object.keys(value).sort().map((key) => [key, sortedEntries((value as Record<string, unknown>)[key])]);
+  }
+  return value;
+}

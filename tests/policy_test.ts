@@ -267,3 +267,113 @@ Deno.test("new Guard() rejects approver rules the policy does not name, and appr
       error.message === "Cannot make a guard: pass a policy from parsePolicy() or compilePolicy()",
   );
 });
+
+Deno.test("parsePolicy() rejects an empty allow list, which would otherwise allow every value", () => {
+  assertPolicyIssues(
+    () => parsePolicy("version: 1\ntools:\n  pay:\n    args:\n      iban: {allow: []}\n", { source: "empty.yaml" }),
+    "empty.yaml",
+    [{
+      path: "tools.pay.args.iban.allow",
+      message: "an empty allow list allows no value, and a rule that reads it as absent would allow every value",
+      hint: "list at least one value, or remove allow",
+    }],
+  );
+});
+
+Deno.test("parsePolicy() keeps YAML allow-list entries as written: 0012345678 stays text", () => {
+  const policy = parsePolicy(
+    "version: 1\ntools:\n  pay:\n    args:\n      account: {allow: [0012345678, 1e3, 0x10, true, ~, '007']}\n",
+    { source: "accounts.yaml" },
+  );
+  assert.deepEqual(policy.tools.pay.args.account.allow, ["0012345678", "1e3", "0x10", "true", "~", "007"]);
+  const guard = new Guard(policy);
+  assert.equal(guard.decide("pay", { account: "0012345678" }).outcome, "allow");
+  assert.equal(guard.decide("pay", { account: "12345678" }).outcome, "block");
+  assert.equal(guard.decide("pay", { account: 1000 }).outcome, "block");
+});
+
+Deno.test("compilePolicy() rejects non-string allow-list entries with a hint to quote them", () => {
+  assertPolicyIssues(
+    () => compilePolicy({ version: 1, tools: { pay: { args: { account: { allow: [12345678] } } } } }, "p.json"),
+    "p.json",
+    [{
+      path: "tools.pay.args.account.allow.0",
+      message: "expected a string, got 12345678",
+      hint: 'quote it, as "12345678", so the allowed value keeps its exact text',
+    }],
+  );
+});
+
+Deno.test("parsePolicy() rejects duplicate keys in JSONC and YAML, so a later rule cannot replace a stricter one", () => {
+  assertPolicyIssues(
+    () =>
+      parsePolicy(
+        '{"version": 1, "tools": {"send": {"args": {"to": {"require": "trusted"}}}, "send": {"output": "trusted"}}}',
+        { source: "dup.jsonc" },
+      ),
+    "dup.jsonc",
+    [{
+      path: "tools.send",
+      message: 'duplicate key "send" at line 1, column 76',
+      hint: "write each key once; merge the two entries",
+    }],
+  );
+  assert.throws(
+    () =>
+      parsePolicy("version: 1\ntools:\n  send: {output: trusted}\n  send: {output: untrusted}\n", { source: "d.yaml" }),
+    (error: unknown) => error instanceof PolicyError && /duplicated mapping key/.test(error.message),
+  );
+});
+
+Deno.test("parsePolicy() and compilePolicy() reject __proto__, constructor and prototype keys anywhere", () => {
+  for (const key of ["__proto__", "constructor", "prototype"]) {
+    const issue = {
+      path: `tools.send.args.${key}`,
+      message: `the key "${key}" is not allowed`,
+      hint: "rename it: __proto__, constructor and prototype could change how objects behave",
+    };
+    assertPolicyIssues(
+      () =>
+        parsePolicy(`version: 1\ntools:\n  send:\n    args:\n      ${key}: {require: trusted}\n`, { source: "p.yaml" }),
+      "p.yaml",
+      [issue],
+    );
+    assertPolicyIssues(
+      () =>
+        parsePolicy(`{"version": 1, "tools": {"send": {"args": {"${key}": {"require": "trusted"}}}}}`, {
+          source: "p.jsonc",
+        }),
+      "p.jsonc",
+      [issue],
+    );
+    assertPolicyIssues(
+      () =>
+        compilePolicy(JSON.parse(`{"version": 1, "tools": {"send": {"args": {"${key}": {"require": "trusted"}}}}}`)),
+      "policy",
+      [issue],
+    );
+  }
+});
+
+Deno.test("parsePolicy() accepts effects with arguments and rejects malformed ones", () => {
+  const policy = parsePolicy(
+    'version: 1\ntools:\n  preclear: {effects: ["legal.precleared{ client }"]}\n  send: {requires_prior: ["legal.precleared{client}"]}\n',
+  );
+  assert.deepEqual(policy.tools.preclear.effects, ["legal.precleared{client}"]);
+  assertPolicyIssues(
+    () => parsePolicy('version: 1\ntools:\n  x: {effects: ["a b"], once: "c{"}\n', { source: "fx.yaml" }),
+    "fx.yaml",
+    [
+      {
+        path: "tools.x.effects.0",
+        message: 'invalid effect "a b"',
+        hint: "write a name such as legal.precleared, optionally with arguments: legal.precleared{client}",
+      },
+      {
+        path: "tools.x.once",
+        message: 'invalid effect "c{"',
+        hint: "write a name such as legal.precleared, optionally with arguments: legal.precleared{client}",
+      },
+    ],
+  );
+});

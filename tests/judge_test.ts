@@ -1,0 +1,131 @@
+/** judge(): Gate 1 as a pure function over plain state, tested without a Guard. */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { knownLabel, makeLabel } from "../core/mod.ts";
+import { compilePolicy, judge, type JudgeState, makeToolCall, type Policy, type Source } from "../guard/mod.ts";
+
+const POLICY = compilePolicy({
+  version: 1,
+  readers: { groups: ["public", "staff"], directory: { "*@corp.example": "staff" }, unknown: "public" },
+  tools: {
+    send_email: {
+      output: "trusted",
+      recipients: [{ arg: "to" }],
+      args: { to: { require: "trusted" } },
+    },
+    refund: { output: "trusted", requires_prior: ["case.opened{account}"], needs_approval: true },
+    search: { output: "untrusted", on_tainted: "allow" },
+    open_case: { output: "trusted", effects: ["case.opened{account}"] },
+  },
+}, "judge.json");
+
+/** A state whose evidence is a fixed table of value -> sources. */
+function state(options: Partial<JudgeState> & { seen?: Record<string, Source[]> } = {}, policy: Policy = POLICY) {
+  const seen = options.seen ?? {};
+  return {
+    policy,
+    casts: {},
+    prospective: true,
+    label: knownLabel(policy.top),
+    tainters: [],
+    effects: new Set<string>(),
+    evidence: (value: string) => Object.hasOwn(seen, value) ? seen[value] : [],
+    ...options,
+  } satisfies JudgeState;
+}
+
+const USER: Source = { id: 0, name: "user", trust: "trusted", label: knownLabel(POLICY.top), vouches: "text" };
+const WEB: Source = {
+  id: 1,
+  name: "tool:search",
+  trust: "suspicious",
+  label: knownLabel(makeLabel(["public", "staff"], "suspicious")),
+  vouches: "text",
+};
+
+Deno.test("judge() is pure: the same state and call give the same report, and the state is not touched", () => {
+  const s = state({ seen: { "bob@corp.example": [USER] } });
+  const call = makeToolCall("send_email", { to: "bob@corp.example" });
+  const before = JSON.stringify({ ...s, effects: [...s.effects] });
+  assert.deepEqual(judge(s, call), judge(s, call));
+  assert.equal(JSON.stringify({ ...s, effects: [...s.effects] }), before);
+});
+
+Deno.test("judge() reads a recipient list address by address, for provenance and for readers", () => {
+  const s = state({
+    seen: { "bob@corp.example": [USER], "eve@attacker.example": [WEB] },
+    label: knownLabel(makeLabel(["staff"], "trusted")),
+  });
+  const report = judge(s, makeToolCall("send_email", { to: "Eve <eve@attacker.example>, bob@corp.example" }));
+  assert.deepEqual(report.gaps.map((gap) => [gap.code, gap.value]), [
+    ["untrusted-argument", "eve@attacker.example"],
+    ["recipient", "eve@attacker.example"],
+  ]);
+  assert.deepEqual(report.evidence.map((item) => [item.argument, item.value]), [["to", "bob@corp.example"]]);
+  // As one string, the list would have matched the *@corp.example suffix and read as staff: it never does.
+  const array = judge(s, makeToolCall("send_email", { to: ["bob@corp.example", "eve@attacker.example"] }));
+  assert.deepEqual(array.gaps.map((gap) => [gap.code, gap.argument]), [
+    ["untrusted-argument", "to[1]"],
+    ["recipient", "to[1]"],
+  ]);
+});
+
+Deno.test("judge() judges a value that is not one bare address as the unknown group", () => {
+  const s = state({
+    seen: { "eve@attacker.example all@corp.example": [USER] },
+    label: knownLabel(makeLabel(["staff"], "trusted")),
+  });
+  const report = judge(s, makeToolCall("send_email", { to: "eve@attacker.example all@corp.example" }));
+  assert.deepEqual(report.gaps.map((gap) => [gap.code, gap.group]), [["recipient", "public"]]);
+});
+
+Deno.test("judge() needs a prerequisite effect for the call's own argument values", () => {
+  const report = judge(
+    state({ effects: new Set(['case.opened{"account":4211}']) }),
+    makeToolCall("refund", { account: 4212 }),
+  );
+  assert.deepEqual(report.gaps.map((gap) => [gap.code, gap.effect ?? ""]), [
+    ["prior", 'case.opened{"account":4212}'],
+    ["approval", ""],
+  ]);
+  const done = judge(
+    state({ effects: new Set(['case.opened{"account":4212}']) }),
+    makeToolCall("refund", { account: 4212 }),
+  );
+  assert.deepEqual(done.gaps.map((gap) => gap.code), ["approval"]);
+});
+
+Deno.test("judge() returns one guard-error gap for a call it cannot fingerprint, and never throws", () => {
+  const report = judge(state(), makeToolCall("send_email", { to: "x", when: new Date(0) }));
+  assert.deepEqual(report.gaps.map((gap) => gap.code), ["guard-error"]);
+  const throwing = state({
+    evidence: () => {
+      throw new Error("index broken");
+    },
+  });
+  const broken = judge(throwing, makeToolCall("send_email", { to: "bob@corp.example" }));
+  assert.deepEqual(broken.gaps.map((gap) => [gap.code, gap.message]), [[
+    "guard-error",
+    "the guard failed while deciding, so the call is blocked: index broken",
+  ]]);
+});
+
+Deno.test("judge() never allows a recipient list with any address outside the label's readers", () => {
+  const s = state({ label: knownLabel(makeLabel(["staff"], "trusted")), seen: {} });
+  const inside = fc.constantFrom("a@corp.example", "b@corp.example", "Boss <c@corp.example>");
+  const outside = fc.constantFrom("eve@attacker.example", "x@corp.example.attacker.example");
+  fc.assert(
+    fc.property(
+      fc.array(inside, { maxLength: 4 }),
+      outside,
+      fc.nat(4),
+      fc.constantFrom(", ", "; ", ","),
+      (ok, bad, at, sep) => {
+        const list: string[] = [...ok];
+        list.splice(Math.min(at, list.length), 0, bad);
+        const report = judge(s, makeToolCall("send_email", { to: list.join(sep) }));
+        assert.ok(report.gaps.some((gap) => gap.code === "recipient" && gap.value === bad), list.join(sep));
+      },
+    ),
+  );
+});

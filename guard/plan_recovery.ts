@@ -193,12 +193,18 @@ function explainNoRoute(context: PlanContext, call: ToolCall, gaps: readonly Gap
       const answer = askRule(approver.rule, context, context.state, call, ofCode);
       return answer === true ? undefined : `approver "${name}" refuses (${answer})`;
     }).filter((text): text is string => text !== undefined);
-    let why = holders.length ? refusals.join(", ") : `no approver's mandate covers [${code}]`;
+    const why = [
+      !holders.length
+        ? `no approver's mandate covers [${code}]`
+        : refusals.length
+        ? refusals.join(", ")
+        : `${holders.map(([name]) => `approver "${name}"`).join(", ")} would waive it, but not the other gaps`,
+    ];
     if (code === "prior") {
-      why += `; no runnable prerequisite writes ${ofCode.map((gap) => `"${gap.effect}"`).join(", ")}`;
+      why.push(`no runnable prerequisite writes ${ofCode.map((gap) => `"${gap.effect}"`).join(", ")}`);
     }
-    if (GAP_KINDS[code].noRoute) why += `; ${GAP_KINDS[code].noRoute}`;
-    reasons.push(`[${code}] ${why}`);
+    if (GAP_KINDS[code].noRoute) why.push(GAP_KINDS[code].noRoute);
+    reasons.push(`[${code}] ${why.join("; ")}`);
   }
   return reasons.join("; ") || "no combination of moves clears every gap within the depth bound";
 }

@@ -325,3 +325,16 @@ Deno.test("compilePolicy() and the guard reach no YAML or JSONC parser; only par
     assert.deepEqual(parsers, [], `${entry} pulls in a text parser`);
   }
 });
+
+Deno.test("the root mod.ts exports at most 35 names, none of them an internal of core/, harvest/ or guard/", async () => {
+  const source = withoutComments(await Deno.readTextFile(join(ROOT, "mod.ts")));
+  const names = [...source.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)]
+    .flatMap((match) => match[1].split(","))
+    .map((name) => name.trim().replace(/^type\s+/, ""))
+    .filter(Boolean);
+  assert.ok(names.length <= 35, `${names.length} names: ${names.join(", ")}`);
+  for (const internal of ["judge", "EvidenceIndex", "tokenize", "sha256Hex", "canonicalJson", "Branch", "RulingBook"]) {
+    assert.ok(!names.includes(internal), `mod.ts exports ${internal}`);
+  }
+  assert.ok(names.includes("Guard") && names.includes("explainDecision") && names.includes("ToolCallDenied"));
+});

@@ -70,8 +70,7 @@ Deno.test("a ruling waives only the exact gaps it was shown, not a new gap of th
 
 Deno.test("gaps that appear while the user is being asked are not waived by the same yes: the user is asked again", async () => {
   const asked: string[][] = [];
-  let guard: Guard;
-  guard = guardWith(async (decision) => {
+  const guard: Guard = guardWith((decision) => {
     asked.push(decision.gaps.map((gap) => gap.message));
     // While the user reads the first question, the agent reads another untrusted page.
     if (asked.length === 1) guard.record("read_forum", "forum post");
@@ -93,8 +92,7 @@ Deno.test("gaps that appear while the user is being asked are not waived by the 
 
 Deno.test("a user who says yes to the first question and no to the second blocks the call", async () => {
   let count = 0;
-  let guard: Guard;
-  guard = guardWith(() => {
+  const guard: Guard = guardWith(() => {
     count++;
     if (count === 1) guard.record("read_forum", "forum post");
     return count === 1;
@@ -109,8 +107,7 @@ Deno.test("a user who says yes to the first question and no to the second blocks
 
 Deno.test("a confirmation is void when the label changed while the user was asked", async () => {
   const asked: string[] = [];
-  let guard: Guard;
-  guard = guardWith((decision) => {
+  const guard: Guard = guardWith((decision) => {
     asked.push(formatPartialLabel(decision.labelBefore));
     if (asked.length === 1) {
       guard.record("read_memo", "staff memo", { label: { readers: ["staff"], trust: "attested" } });

@@ -148,7 +148,8 @@ export class Guard {
 
   /**
    * Ask an approver for a ruling on one exact call, bound to the open gaps in
-   * its mandate and to the branch's label now. Throws {@linkcode RulingError}
+   * its mandate and to the branch's label now; approver `user` records the
+   * user's confirmation of the open `confirm` gaps. Throws {@linkcode RulingError}
    * when the policy names no such approver, its mandate covers none of the
    * open gaps, or its business rule refuses.
    */

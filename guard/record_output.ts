@@ -85,7 +85,16 @@ export function recordOutput(context: RecordContext, tool: string, output: unkno
   branch.restrict(label);
   if (trust === "suspicious" || label.unknown.length) branch.taint(name);
   try {
-    indexOutput(branch, name, { trust, label, output, structured, data: options.data, fields });
+    const deep = indexOutput(branch, name, { trust, label, output, structured, data: options.data, fields });
+    if (deep.length) {
+      ledger.record("note", branch.name, {
+        tool,
+        detail: {
+          code: "deep-value",
+          message: `${deep.join(", ")} nested beyond the indexing limit: indexed as text under the same label`,
+        },
+      });
+    }
   } catch (error) {
     // Indexing failed; the label already applies. Keep the output as text so nothing is lost.
     branch.addSource(name, { trust: "suspicious", label, texts: [safeText(output)] });
@@ -106,18 +115,17 @@ interface Indexing {
   readonly fields: readonly string[];
 }
 
-function indexOutput(branch: Branch, name: string, item: Indexing): void {
+/** Index an output; returns the paths of values nested beyond the limit (read as text). */
+function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
   const { trust, label } = item;
   if (trust === "suspicious" || typeof item.structured !== "object" || item.structured === null) {
     // Untrusted JSON text is also indexed by its decoded leaves: escapes such as \n would otherwise hide a value.
-    const texts = typeof item.output === "string"
-      ? [
-        item.output,
-        ...readLeaves(item.data !== undefined ? item.data : parseJsonObject(item.output)).map((leaf) => leaf.text),
-      ]
-      : readLeaves(item.output).map((leaf) => leaf.text);
+    const leaves = typeof item.output === "string"
+      ? readLeaves(item.data !== undefined ? item.data : parseJsonObject(item.output))
+      : readLeaves(item.output);
+    const texts = [...(typeof item.output === "string" ? [item.output] : []), ...leaves.map((leaf) => leaf.text)];
     branch.addSource(name, { trust, label, texts });
-    return;
+    return leaves.filter((leaf) => leaf.deep).map((leaf) => leaf.path || "(root)");
   }
   // Structured output vouches only for complete field values; fields written by strangers vouch for nothing.
   const strangerFields = new Set(item.fields);
@@ -135,6 +143,7 @@ function indexOutput(branch: Branch, name: string, item: Indexing): void {
       texts: stranger.map((leaf) => leaf.text),
     });
   }
+  return deep.map((leaf) => leaf.path || "(root)");
 }
 
 /** The last property name of a leaf path: `[3].subject` -> `subject` (linear: keys may be long and hostile). */

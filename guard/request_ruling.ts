@@ -3,7 +3,9 @@
  *
  * @module
  */
+import type { PartialLabel } from "../core/mod.ts";
 import type { Branch } from "./branch.ts";
+import type { Gap } from "./gap.ts";
 import { RulingError } from "./guard_errors.ts";
 import { judge } from "./judge.ts";
 import type { Ruling } from "./ruling.ts";
@@ -12,14 +14,23 @@ import { errorText, type ToolCall } from "./tool_call.ts";
 
 /**
  * Ask an approver for a ruling, bound to the open gaps in its mandate and to
- * the branch's label now. Throws {@linkcode RulingError} when the policy names
- * no such approver, its mandate covers none of the open gaps, or its rule refuses.
+ * the branch's label now. Approver `user` records the user's confirmation
+ * (for a user who answered elsewhere): it covers the open `confirm` gaps.
+ * Throws {@linkcode RulingError} when the policy names no such approver, its
+ * mandate covers none of the open gaps, or its rule refuses.
  */
 export function requestRuling(session: Session, branch: Branch, approver: string, call: ToolCall): Ruling {
-  const holder = Object.hasOwn(session.approvers, approver) ? session.approvers[approver] : undefined;
-  if (!holder) throw new RulingError(`Cannot ask approver "${approver}": the policy names no such approver`);
   const state = judgeState(session, branch);
   const report = judge(state, call);
+  if (approver === "user") {
+    const confirmable = report.gaps.filter((gap) => gap.severity === "confirm");
+    if (!confirmable.length) {
+      throw new RulingError(`Cannot ask the user about ${call.tool}: no open gap can be waived by a confirmation`);
+    }
+    return mint(session, branch, "user", call, confirmable, state.label);
+  }
+  const holder = Object.hasOwn(session.approvers, approver) ? session.approvers[approver] : undefined;
+  if (!holder) throw new RulingError(`Cannot ask approver "${approver}": the policy names no such approver`);
   const inMandate = report.gaps.filter((gap) => holder.mandate.includes(gap.code));
   if (!inMandate.length) {
     const open = [...new Set(report.gaps.map((gap) => gap.code))];
@@ -47,7 +58,18 @@ export function requestRuling(session: Session, branch: Branch, approver: string
       `Approver "${approver}" refuses ${call.tool}: ${typeof answer === "string" ? answer : "its rule says no"}`,
     );
   }
-  const ruling = branch.rulings.mint(approver, call, inMandate, state.label);
+  return mint(session, branch, approver, call, inMandate, state.label);
+}
+
+function mint(
+  session: Session,
+  branch: Branch,
+  approver: string,
+  call: ToolCall,
+  gaps: readonly Gap[],
+  label: PartialLabel,
+): Ruling {
+  const ruling = branch.rulings.mint(approver, call, gaps, label);
   session.ledger.record("ruling-minted", branch.name, {
     tool: call.tool,
     fingerprint: call.fingerprint,

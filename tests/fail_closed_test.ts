@@ -69,6 +69,9 @@ Deno.test("Guard.propose() indexes output nested beyond the limit as text under 
     guard.decide("send_email", { to: "alice@corp.example" }).evidence.map((item) => item.sources),
     [["tool:lookup[deep]"]],
   );
+  const note = guard.ledger.log.find((event) => event.kind === "note");
+  assert.equal(note?.detail.code, "deep-value");
+  assert.match(String(note?.detail.message), /^deep(\.next)+ nested beyond the indexing limit: indexed as text/);
 });
 
 Deno.test("Guard.decide() judges an argument nested beyond the limit as text, with a coded note, never an uncoded error", () => {

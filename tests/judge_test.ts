@@ -129,3 +129,35 @@ Deno.test("judge() never allows a recipient list with any address outside the la
     ),
   );
 });
+
+Deno.test("Guard.decide() and Guard.propose() run Gate 1 once for a blocked call: the planner reuses its judgement", async () => {
+  const { Guard } = await import("../guard/mod.ts");
+  const policy = compilePolicy({
+    version: 1,
+    readers: { groups: ["public", "staff"], unknown: "public" },
+    approvers: { manager: { mandate: ["approval"] } },
+    casts: { wiki: { cast: "wiki_acl", ceiling: { readers: ["public", "staff"], trust: "trusted" } } },
+    tools: {
+      wiki: { on_tainted: "allow" },
+      post: { output: "trusted", recipients: ["public"], needs_approval: true, on_tainted: "allow" },
+    },
+  });
+  let settled = 0;
+  const guard = new Guard(policy, {
+    approvers: { manager: () => "not today" },
+    casts: {
+      wiki_acl: () => {
+        settled++;
+        return makeLabel(["public", "staff"], "trusted");
+      },
+    },
+  });
+  guard.record("wiki", "page");
+  const decision = guard.decide("post", { text: "hi" });
+  assert.equal(decision.outcome, "block");
+  assert.equal(decision.recovery?.found, false);
+  assert.equal(settled, 1);
+  const proposed = await guard.propose("post", { text: "hi" }, { run: () => "posted" });
+  assert.equal(proposed.status, "blocked");
+  assert.equal(settled, 2);
+});

@@ -120,3 +120,23 @@ Deno.test("a confirmation is void when the label changed while the user was aske
   assert.equal(result.status, "done");
   assert.deepEqual(asked, ["<public,staff | suspicious>", "<staff | suspicious>"]);
 });
+
+Deno.test("Guard.requestRuling('user', ...) records a confirmation given elsewhere; it waives only confirm gaps, once", async () => {
+  const guard = guardWith();
+  guard.user("Post the summary to desk@corp.example");
+  guard.record("read_web", "web page");
+  const call = { to: "desk@corp.example" };
+  const yes = guard.requestRuling("user", "post", call);
+  assert.deepEqual([yes.approver, yes.covers], ["user", ["tainted-context"]]);
+  const done = await guard.propose("post", call, { run: () => "posted", accept: true, rulings: [yes] });
+  assert.equal(done.status, "done");
+  const again = await guard.propose("post", call, { run: () => "posted", accept: true, rulings: [yes] });
+  assert.equal(again.status, "blocked");
+  assert.match(again.decision.notes.map((note) => note.message).join("\n"), /already spent/);
+  assert.throws(
+    () => guard.requestRuling("user", "read_memo", {}),
+    (error: unknown) =>
+      error instanceof Error &&
+      error.message === "Cannot ask the user about read_memo: no open gap can be waived by a confirmation",
+  );
+});

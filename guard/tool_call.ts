@@ -20,7 +20,8 @@ export interface ToolCall {
 /**
  * Make the call value once. Throws `TypeError` for a tool name that is not a
  * non-empty string or arguments that are not an object (programmer mistakes);
- * arguments that cannot be copied or fingerprinted give a call with a `problem`.
+ * arguments that cannot be copied or fingerprinted give a call with a
+ * `problem` (and, when they cannot be copied, no arguments), which Gate 1 blocks.
  *
  * @example
  * ```ts
@@ -43,8 +44,15 @@ export function makeToolCall(tool: unknown, args: unknown): ToolCall {
   let copy: Readonly<Record<string, unknown>>;
   try {
     copy = structuredClone(args) as Record<string, unknown>;
-  } catch {
-    copy = args as Record<string, unknown>;
+  } catch (error) {
+    // Arguments that cannot be copied (a function, a getter that throws, nesting too deep) could change after the
+    // decision: such a call is blocked.
+    return Object.freeze({
+      tool,
+      args: {},
+      fingerprint: "",
+      problem: `Cannot copy the arguments: ${errorText(error)}`,
+    });
   }
   try {
     return Object.freeze({ tool, args: copy, fingerprint: fingerprintCall(tool, copy) });

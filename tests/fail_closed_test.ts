@@ -162,3 +162,20 @@ Deno.test("Guard.record() treats a tool that declares structured fields but retu
   assert.deepEqual(structured.tainters, ["tool:read_mail[body]"]);
   assert.equal(structured.decide("send_email", { to: "boss@corp.example" }).evidence[0]?.sources[0], "tool:read_mail");
 });
+
+Deno.test("Guard.propose() blocks a call whose arguments cannot be copied, so they cannot change after the decision", async () => {
+  const guard = new Guard(POLICY);
+  let ran = false;
+  const result = await guard.propose("lookup", { q: "x", callback: () => "later" }, { run: () => (ran = true) });
+  assert.equal(result.status, "blocked");
+  assert.deepEqual(result.decision.gaps.map((gap) => gap.code), ["guard-error"]);
+  assert.match(result.decision.gaps[0].message, /Cannot copy the arguments: /);
+  assert.equal(ran, false);
+  const getter = Object.defineProperty({}, "to", {
+    enumerable: true,
+    get() {
+      throw new Error("gotcha");
+    },
+  });
+  assert.deepEqual(guard.decide("send_email", getter).gaps.map((gap) => gap.code), ["guard-error"]);
+});

@@ -185,17 +185,19 @@ function blocked(
 /**
  * Finish a reserved call. With an output: record it under its label (Gate 2)
  * and commit its effects. With an error: record the error text as the tool's
- * output under its label and release what the effect plan says. Throws
- * {@linkcode ReservationError} for a reservation this session did not make or
- * already completed. Returns a promise only when the effect store is asynchronous.
+ * output under its label and release what the effect plan says. A
+ * reservation is plain data: a copy (say, one that went through JSON) works
+ * if its id, tool and fingerprint are those of a call this session reserved.
+ * Throws {@linkcode ReservationError} for a reservation this session did not
+ * make or already completed. Returns a promise only when the effect store is asynchronous.
  */
-export function completeCall(session: Session, reservation: Reservation, result: CompleteResult): void | Promise<void> {
-  const pending = session.pending.get(reservation?.id);
-  if (!pending || pending.reservation !== reservation) {
-    throw new ReservationError(
-      `Cannot complete reservation "${String(reservation?.id)}": this guard holds no such call`,
-    );
+export function completeCall(session: Session, given: Reservation, result: CompleteResult): void | Promise<void> {
+  const id = typeof given === "object" && given !== null ? String(given.id) : String(given);
+  const pending = session.pending.get(id);
+  if (!pending || pending.reservation.tool !== given.tool || pending.reservation.fingerprint !== given.fingerprint) {
+    throw new ReservationError(`Cannot complete reservation "${id}": this guard holds no such call`);
   }
+  const reservation = pending.reservation;
   session.pending.delete(reservation.id);
   const { call, branch, plan } = pending;
   const { ledger, policy } = session;

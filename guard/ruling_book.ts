@@ -61,8 +61,12 @@ export class RulingBook {
 
   /** Why a ruling cannot be used for this call under this label, or `undefined` when it can. */
   verify(ruling: Ruling, call: ToolCall, label: PartialLabel): string | undefined {
-    if (typeof ruling !== "object" || ruling === null || this.#minted.get(ruling.id) !== ruling) {
-      return "it was not issued by this branch";
+    try {
+      if (typeof ruling !== "object" || ruling === null || this.#minted.get(ruling.id) !== ruling) {
+        return "it was not issued by this branch";
+      }
+    } catch {
+      return "it cannot be read";
     }
     if (this.#spent.has(ruling.id)) return "it was already spent";
     if (!call.fingerprint || ruling.fingerprint !== call.fingerprint) return "it approves another call";
@@ -87,7 +91,7 @@ export class RulingBook {
     const notes: Note[] = [];
     for (const ruling of offered) {
       const why = this.verify(ruling, call, label);
-      if (why) notes.push({ code: "ruling-ignored", message: `ruling ${String(ruling?.id)} ignored: ${why}` });
+      if (why) notes.push({ code: "ruling-ignored", message: `ruling ${rulingId(ruling)} ignored: ${why}` });
       else usable.push(ruling);
     }
     const open: Gap[] = [];
@@ -122,5 +126,13 @@ export class RulingBook {
   /** Spend rulings: none of them can be used again. */
   spend(rulings: readonly Ruling[]): void {
     for (const ruling of rulings) this.#spent.add(ruling.id);
+  }
+}
+
+function rulingId(ruling: unknown): string {
+  try {
+    return String((ruling as Ruling).id);
+  } catch {
+    return "(unreadable)";
   }
 }

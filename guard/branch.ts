@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type Label, meet, type PartialLabel, type Trust } from "../core/mod.ts";
+import { type Label, Ledger, meet, type PartialLabel, type Trust } from "../core/mod.ts";
 import { EvidenceIndex } from "../harvest/mod.ts";
 import { BranchClosedError } from "./guard_errors.ts";
 import type { AnswerSchema } from "./policy/mod.ts";
@@ -34,6 +34,8 @@ export interface BranchInit {
   readonly sources: Source[];
   /** The conversation's ruling counter. */
   readonly counter: { rulings: number; children: number };
+  /** The conversation's ledger (default: a new one). A branch and its children share it. */
+  readonly ledger?: Ledger;
   /** The parent branch and the schema its answer must fit (child branches only). */
   readonly parent?: {
     readonly branch: Branch;
@@ -55,6 +57,7 @@ export interface BranchInit {
  * main.addSource("tool:wiki", { trust: "suspicious", label: { known: top.known, unknown: ["wiki"] }, texts: ["hello"] });
  * assert.deepEqual(main.label.unknown, ["wiki"]);
  * assert.deepEqual(main.tainters, ["tool:wiki"]);
+ * assert.equal(main.child({ name: "yes_no", spec: { fields: {}, merge: top.known, tools: [] } }).ledger, main.ledger);
  * ```
  */
 export class Branch {
@@ -66,6 +69,8 @@ export class Branch {
   readonly evidence: EvidenceIndex;
   /** The rulings this branch minted. */
   readonly rulings: RulingBook;
+  /** The ledger: the audit log and the committed effects, shared with the parent and children. */
+  readonly ledger: Ledger;
   readonly #sources: Source[];
   readonly #counter: { rulings: number; children: number };
   #known: Label;
@@ -81,6 +86,7 @@ export class Branch {
     this.parent = init.parent;
     this.evidence = evidence;
     this.rulings = new RulingBook(init.name, init.counter);
+    this.ledger = init.ledger ?? new Ledger();
     this.#sources = init.sources;
     this.#counter = init.counter;
     this.#known = init.label.known;
@@ -160,6 +166,7 @@ export class Branch {
       label: this.label,
       sources: this.#sources,
       counter: this.#counter,
+      ledger: this.ledger,
       parent: { branch: this, schema },
     }, this.evidence.fork());
     for (const name of this.#tainters) child.taint(name);

@@ -68,6 +68,7 @@ export class Guard {
       label: knownLabel(policy.top),
       sources: this.#session.sources,
       counter: this.#session.counter,
+      ledger: this.#session.ledger,
     });
   }
 

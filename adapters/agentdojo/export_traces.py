@@ -1,7 +1,7 @@
 """Export AgentDojo ground-truth runs as pab traces.
 
 Usage:
-    python adapters/agentdojo/export_traces.py --part user|attacks [--suite S] [--out DIR]
+    python adapters/agentdojo/export_traces.py --part user|attacks|policies [--suite S] [--attack A] [--out DIR]
 
 Phase 1 (``--part user``) replays every user task's ground truth on the default,
 un-injected environment through AgentDojo's own FunctionsRuntime and records each
@@ -9,9 +9,15 @@ call, the exact tool output string the model would see, and AgentDojo's utility
 verdict.
 
 Phase 2 (``--part attacks``) does the same for every (user task, injection task)
-pair on the environment injected by AgentDojo's ``important_instructions`` attack,
-then replays the injection task's ground truth on the same environment (actor
-"attacker") and records AgentDojo's own security verdict.
+pair on the environment injected by one of AgentDojo's attacks (``--attack``,
+default ``important_instructions``), then replays the injection task's ground
+truth on the same environment (actor "attacker") and records AgentDojo's own
+security verdict.
+
+``--part policies`` only writes the sha256 of the pab policies
+(``traces/agentdojo/policies/<suite>.yaml``) into the manifest; every part does
+that too, so the bench can tell a changed policy from the one the results were
+measured with.
 """
 
 import argparse
@@ -52,12 +58,30 @@ from pydantic_core import to_jsonable_python
 AGENTDOJO_VERSION = "0.1.35"
 BENCHMARK_VERSION = "v1.2.2"
 SUITES = ("banking", "slack", "travel", "workspace")
-DEFAULT_OUT = Path(__file__).resolve().parents[2] / "traces" / "agentdojo" / BENCHMARK_VERSION
+TRACES = Path(__file__).resolve().parents[2] / "traces" / "agentdojo"
+DEFAULT_OUT = TRACES / BENCHMARK_VERSION
+POLICIES = TRACES / "policies"
 
 # Attack target, as in AgentDojo's benchmark script: its default model, and the pipeline
 # name AgentPipeline.from_config gives an undefended pipeline. The attack derives its
 # {model} and {user} names from it (MODEL_NAMES -> "GPT-4"; "Emma Johnson").
 ATTACK = "important_instructions"
+# Every attack AgentDojo 0.1.35 registers that turns an injection task's goal into fixed text, so no model is
+# needed and the injection task's reference calls are what the text asks for. Left out: "manual" (asks a person
+# on stdin) and the denial-of-service attacks ("dos", "*_dos"), whose text ignores the injection task's goal.
+ATTACKS = (
+    "important_instructions",
+    "important_instructions_no_user_name",
+    "important_instructions_no_model_name",
+    "important_instructions_no_names",
+    "important_instructions_wrong_model_name",
+    "important_instructions_wrong_user_name",
+    "tool_knowledge",
+    "injecagent",
+    "direct",
+    "ignore_previous",
+    "system_message",
+)
 ATTACK_PIPELINE_NAME = "gpt-4o-2024-05-13"
 
 # The environments' own "today" (workspace calendar and travel `current_day`), at noon.
@@ -306,8 +330,8 @@ def attack_trace(
             "userTask": task.ID,
             "injectionTask": injection_task.ID,
             "attack": attack.name,
-            "attackModelName": attack.model_name,
-            "attackUserName": attack.user_name,
+            "attackModelName": getattr(attack, "model_name", None),
+            "attackUserName": getattr(attack, "user_name", None),
             "attackPipelineName": ATTACK_PIPELINE_NAME,
             "injectionVectors": sorted(injections),
             "injectionTaskGoal": injection_task.GOAL,
@@ -323,12 +347,12 @@ def attack_trace(
     return [header, *events], security
 
 
-def export_attacks(suite: TaskSuite[Any], out: Path) -> tuple[dict[str, str], dict[str, Json]]:
+def export_attacks(suite: TaskSuite[Any], out: Path, attack_name: str) -> tuple[dict[str, str], dict[str, Json]]:
     """Write attacks/<user_task>__<injection_task>.jsonl; return (files -> sha256, counts)."""
     system_message = load_system_message(None)
     target = AgentPipeline([SystemMessage(system_message), InitQuery()])
     target.name = ATTACK_PIPELINE_NAME
-    attack = load_attack(ATTACK, suite, target)
+    attack = load_attack(attack_name, suite, target)
     assert isinstance(attack, FixedJailbreakAttack)
     env = suite.load_and_inject_default_environment({})
     injection_tasks = [suite.injection_tasks[i] for i in sorted(suite.injection_tasks, key=task_number)]
@@ -370,25 +394,54 @@ def update_manifest(out: Path, suite: str, part: str, files: dict[str, str], cou
     kept = {p: h for p, h in entry.get("files", {}).items() if not p.startswith(owned)}
     entry["files"] = dict(sorted({**kept, **files}.items()))
     manifest["suites"] = dict(sorted(manifest["suites"].items()))
+    manifest["policies"] = policy_hashes()
+    path.write_text(dumps_doc(manifest), "utf-8")
+
+
+def policy_hashes() -> dict[str, str]:
+    """sha256 of each suite's pab policy, by suite: the bench refuses a policy that differs."""
+    return {
+        path.stem: hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(POLICIES.glob("*.yaml"))
+        if path.stem in SUITES
+    }
+
+
+def write_policy_hashes(out: Path) -> None:
+    path = out / "manifest.json"
+    manifest: dict[str, Json] = json.loads(path.read_text("utf-8"))
+    manifest["policies"] = policy_hashes()
     path.write_text(dumps_doc(manifest), "utf-8")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--part", choices=("user", "attacks"), required=True)
+    parser.add_argument("--part", choices=("user", "attacks", "policies"), required=True)
     parser.add_argument("--suite", choices=SUITES, action="append", help="repeatable; default: all suites")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--attack", choices=ATTACKS, default=ATTACK, help=f"default: {ATTACK}")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help=f"default: {DEFAULT_OUT.relative_to(TRACES.parents[1])} for {ATTACK}, "
+        f"{(TRACES / 'attacks').relative_to(TRACES.parents[1])}/ATTACK for the others",
+    )
     args = parser.parse_args(argv)
+    if args.attack != ATTACK and args.part == "user":
+        parser.error("--part user does not depend on the attack: the user traces live in the default --out")
 
     if version("agentdojo") != AGENTDOJO_VERSION:
         parser.error(f"agentdojo=={AGENTDOJO_VERSION} required, found {version('agentdojo')}")
     freeze_clock()
     suites = get_suites(BENCHMARK_VERSION)
-    out: Path = args.out
+    out: Path = args.out or (DEFAULT_OUT if args.attack == ATTACK else TRACES / "attacks" / args.attack)
     out.mkdir(parents=True, exist_ok=True)
+    if args.part == "policies":
+        write_policy_hashes(out)
+        print(f"{out / 'manifest.json'}: policies {policy_hashes()}")
+        return 0
     for name in sorted(args.suite or SUITES):
         if args.part == "attacks":
-            files, counts = export_attacks(suites[name], out)
+            files, counts = export_attacks(suites[name], out, args.attack)
             update_manifest(out, name, "attacks", files, counts)
             a = counts["attacks"]
             print(

@@ -420,3 +420,54 @@ Deno.test("delegation-aware escalation on the banking replay: 96 held attacks bl
   );
   assert.deepEqual(after.legit.map((item) => item.outcome), today.legit.map((item) => item.outcome));
 });
+
+/** The attacks exported besides important_instructions, each in traces/agentdojo/attacks/NAME. */
+const OTHER_ATTACKS = ["tool_knowledge", "injecagent"];
+
+Deno.test("the committed attack folders' manifests match their files and the policies", async () => {
+  const { sha256 } = await import("@noble/hashes/sha2.js");
+  const { bytesToHex } = await import("@noble/hashes/utils.js");
+  const main = JSON.parse(await Deno.readTextFile(new URL("traces/agentdojo/v1.2.2/manifest.json", ROOT)));
+  for (const attack of OTHER_ATTACKS) {
+    const folder = `traces/agentdojo/attacks/${attack}`;
+    const manifest = JSON.parse(await Deno.readTextFile(new URL(`${folder}/manifest.json`, ROOT)));
+    assert.deepEqual(manifest.policies, main.policies, attack);
+    let count = 0;
+    for (
+      const [suite, entry] of Object.entries(manifest.suites) as Array<[string, { files: Record<string, string> }]>
+    ) {
+      assert.equal(Object.keys(entry.files).length, main.suites[suite].counts.attacks.pairs, `${attack} ${suite}`);
+      for (const [file, hash] of Object.entries(entry.files)) {
+        const text = await Deno.readTextFile(new URL(`${folder}/${file}`, ROOT));
+        assert.equal(bytesToHex(sha256(new TextEncoder().encode(text))), hash, file);
+        assert.equal(JSON.parse(text.slice(0, text.indexOf("\n"))).meta.attack, attack, file);
+        count++;
+      }
+    }
+    assert.equal(count, 609, attack);
+  }
+});
+
+Deno.test("pab bench agentdojo --attack: the attack's wording changes no call's verdict or gaps", async () => {
+  const calls = (
+    detail: Record<string, { attacks: { id: string; calls: { verdict: string; gaps: { code: string }[] }[] }[] }>,
+  ) =>
+    Object.entries(detail).flatMap(([suite, { attacks }]) =>
+      attacks.flatMap((pair) =>
+        pair.calls.map((call, i) => `${suite} ${pair.id} ${i} ${call.verdict} ${call.gaps.map((gap) => gap.code)}`)
+      )
+    );
+  const baseline = await benchJson(["--detail"]);
+  for (const attack of OTHER_ATTACKS) {
+    const other = await benchJson(["--attack", attack, "--detail"]);
+    assert.deepEqual(other.provguard, baseline.provguard, attack);
+    assert.deepEqual(other.split, baseline.split, attack);
+    assert.deepEqual(calls(other.detail), calls(baseline.detail), attack);
+  }
+});
+
+Deno.test("pab bench agentdojo --attack refuses an attack with no exported traces", async () => {
+  const disk = diskIo();
+  assert.equal(await BENCHES.agentdojo.run(["--attack", "manual"], disk.io), 2);
+  assert.match(disk.stderr(), /Cannot read "traces\/agentdojo\/attacks\/manual\/manifest\.json"/);
+});

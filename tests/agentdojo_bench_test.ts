@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { BENCHES } from "../adapters/cli/bench.ts";
 import type { Io } from "../adapters/cli/io.ts";
 import fc from "fast-check";
+import { compilePolicy } from "../guard/mod.ts";
 import {
   benchSuite,
   escalate,
@@ -422,7 +423,7 @@ Deno.test("delegation-aware escalation on the banking replay: 96 held attacks bl
 });
 
 /** The attacks exported besides important_instructions, each in traces/agentdojo/attacks/NAME. */
-const OTHER_ATTACKS = ["tool_knowledge", "injecagent"];
+const OTHER_ATTACKS = ["tool_knowledge", "injecagent", "direct", "ignore_previous", "system_message"];
 
 Deno.test("the committed attack folders' manifests match their files and the policies", async () => {
   const { sha256 } = await import("@noble/hashes/sha2.js");
@@ -466,8 +467,39 @@ Deno.test("pab bench agentdojo --attack: the attack's wording changes no call's 
   }
 });
 
+Deno.test("the README's attack table is what pab bench agentdojo --attack prints", async () => {
+  const readme = (await Deno.readTextFile(new URL("README.md", ROOT))).replace(/ +/g, " ");
+  for (const attack of ["important_instructions", ...OTHER_ATTACKS]) {
+    const { provguard, split } = await benchJson(["--attack", attack]);
+    const cells = ["banking", "slack", "travel", "workspace"].map((suite) =>
+      `${provguard[suite].attacksStopped} / ${provguard[suite].pairs} ` +
+      `(${split[suite].attacksBlocked} / ${split[suite].attacksHeld})`
+    );
+    const row = `| ${attack} | ${cells.join(" | ")} |`;
+    assert.ok(readme.includes(row), `README lacks the row: ${row}`);
+  }
+});
+
 Deno.test("pab bench agentdojo --attack refuses an attack with no exported traces", async () => {
   const disk = diskIo();
   assert.equal(await BENCHES.agentdojo.run(["--attack", "manual"], disk.io), 2);
   assert.match(disk.stderr(), /Cannot read "traces\/agentdojo\/attacks\/manual\/manifest\.json"/);
+});
+
+Deno.test("withOutwardDefault() on slack's blind v1 policy stops the 11 pairs v1 let through, as v2's suite rule does", async () => {
+  const { load } = await import("npm:js-yaml@5.5.0");
+  const root = "traces/agentdojo";
+  const read = (path: string) => Deno.readTextFile(new URL(path, ROOT));
+  const manifest = await readManifest(`${root}/v1.2.2`, read);
+  const files = await readSuiteFiles(root, "slack", { users: manifest, attacks: manifest }, read);
+  const tools = JSON.parse(await read(`${root}/v1.2.2/slack/suite.json`)).tools;
+  const v1 = load(await read(`${root}/results/v1/policies/slack.yaml`)) as Record<string, unknown>;
+  const count = async (policy: Record<string, unknown>) =>
+    suiteCounts(await benchSuite(files, { policy: compilePolicy(policy) }));
+  const before = await count(v1);
+  const confirm = await count(withOutwardDefault(v1, tools, "confirm"));
+  const block = await count(withOutwardDefault(v1, tools, "block"));
+  assert.deepEqual([before.attacksStopped, confirm.attacksStopped, block.attacksStopped], [94, 105, 105]);
+  assert.deepEqual([confirm.attacksBlocked, block.attacksBlocked], [63, 84]);
+  for (const counts of [confirm, block]) assert.deepEqual([counts.legitNeedsUser, counts.legitBlocked], [10, 0]);
 });

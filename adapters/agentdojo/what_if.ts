@@ -5,6 +5,8 @@
  * `block`; (b) delegation-aware escalation ({@linkcode escalate}); and both.
  * Each row is on ProvGuard's accounting, with the attacks stopped with no human,
  * and the tasks and pairs whose outcome changes against today are listed.
+ * Where `traces/agentdojo/results/v1/policies/` keeps a suite's blind v1
+ * policy (slack), (a) is also measured on it.
  *
  * @module
  */
@@ -82,9 +84,23 @@ async function main(args: string[]): Promise<void> {
       ["(a confirm) + (b)", escalateSuite(outwardConfirm, prompts)],
       ["(a block) + (b)", escalateSuite(outwardBlock, prompts)],
     ];
+    // The blind v1 policy, before v2 added `embedded: trusted` to this suite after its attacks were seen: does the
+    // outward default alone find what v2's suite-specific rule found?
+    const v1 = await readText(`${root}/results/v1/policies/${suite}.yaml`).catch(() => undefined);
+    if (v1 !== undefined && v1 !== files.policy.text) {
+      const v1Raw = load(v1) as Record<string, unknown>;
+      const v1Policy = (onViolation: "confirm" | "block") =>
+        compilePolicy(withOutwardDefault(v1Raw, tools, onViolation), `v1 ${suite}.yaml + outward default`);
+      rows.push(
+        ["v1 policy", await benchSuite(files, { policy: compilePolicy(v1Raw, `v1 ${suite}.yaml`) })],
+        ["v1 policy + (a) confirm", await benchSuite(files, { policy: v1Policy("confirm") })],
+        ["v1 policy + (a) block", await benchSuite(files, { policy: v1Policy("block") })],
+      );
+    }
     for (const [name, result] of rows) {
       console.log(row(name, result));
       if (result !== today) { for (const line of changes(today, result)) console.log(line); }
+      if (name.startsWith("v1")) continue;
       const [noHuman, pairs] = totals.get(name) ?? [0, 0];
       totals.set(name, [noHuman + suiteCounts(result).attacksBlocked, pairs + result.attacks.length]);
     }

@@ -21,14 +21,12 @@ measured with.
 """
 
 import argparse
-import datetime
 import hashlib
 import json
 import os
 import re
 import shutil
 import sys
-import types
 from collections.abc import Sequence
 from importlib.metadata import version
 from pathlib import Path
@@ -41,8 +39,6 @@ from agentdojo.agent_pipeline.tool_execution import tool_result_to_str
 from agentdojo.attacks.attack_registry import load_attack
 from agentdojo.attacks.base_attacks import FixedJailbreakAttack
 from agentdojo.base_tasks import BaseInjectionTask, BaseUserTask
-from agentdojo.default_suites.v1.tools import cloud_drive_client, email_client
-from agentdojo.default_suites.v1.tools.types import Email
 from agentdojo.functions_runtime import EmptyEnv, Env, FunctionsRuntime
 from agentdojo.task_suite.load_suites import get_suites
 from agentdojo.task_suite.task_suite import TaskSuite
@@ -52,6 +48,8 @@ from agentdojo.types import (
     ChatToolResultMessage,
     text_content_block_from_string,
 )
+from export_manifest import dumps_doc, policy_hashes, update_manifest, write_policy_hashes
+from frozen_clock import freeze_clock
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
@@ -70,46 +68,14 @@ ATTACK = "important_instructions"
 # needed and the injection task's reference calls are what the text asks for. Left out: "manual" (asks a person
 # on stdin) and the denial-of-service attacks ("dos", "*_dos"), whose text ignores the injection task's goal.
 ATTACKS = (
-    "important_instructions",
-    "important_instructions_no_user_name",
-    "important_instructions_no_model_name",
-    "important_instructions_no_names",
-    "important_instructions_wrong_model_name",
-    "important_instructions_wrong_user_name",
-    "tool_knowledge",
-    "injecagent",
-    "direct",
-    "ignore_previous",
+    *("important_instructions", "important_instructions_no_user_name", "important_instructions_no_model_name"),
+    *("important_instructions_no_names", "important_instructions_wrong_model_name"),
+    *("important_instructions_wrong_user_name", "tool_knowledge", "injecagent", "direct", "ignore_previous"),
     "system_message",
 )
 ATTACK_PIPELINE_NAME = "gpt-4o-2024-05-13"
 
-# The environments' own "today" (workspace calendar and travel `current_day`), at noon.
-FROZEN_NOW = datetime.datetime(2024, 5, 15, 12, 0, 0)
-
 Json = Any
-
-
-# ---------------------------------------------------------------------------
-# Clock
-
-
-class _FrozenDateTime(datetime.datetime):
-    @classmethod
-    def now(cls, tz: datetime.tzinfo | None = None) -> datetime.datetime:  # type: ignore[override]
-        assert tz is None
-        return FROZEN_NOW
-
-
-def freeze_clock() -> None:
-    """Make every `datetime.datetime.now()` reachable from the tools return FROZEN_NOW."""
-    shim = types.ModuleType("datetime")
-    shim.__dict__.update(datetime.__dict__)
-    shim.datetime = _FrozenDateTime  # type: ignore[attr-defined]
-    for module in (email_client, cloud_drive_client):  # the only tool modules calling now()
-        module.datetime = shim  # type: ignore[attr-defined]
-    Email.model_fields["timestamp"].default_factory = _FrozenDateTime.now
-    Email.model_rebuild(force=True)
 
 
 # ---------------------------------------------------------------------------
@@ -118,10 +84,6 @@ def freeze_clock() -> None:
 
 def dumps_line(obj: Json) -> str:
     return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def dumps_doc(obj: Json) -> str:
-    return json.dumps(obj, sort_keys=True, ensure_ascii=False, indent=2) + "\n"
 
 
 def to_json(value: Any) -> Json:
@@ -380,38 +342,11 @@ def export_attacks(suite: TaskSuite[Any], out: Path, attack_name: str) -> tuple[
 
 
 # ---------------------------------------------------------------------------
-# Manifest and CLI
+# CLI
 
 
-def update_manifest(out: Path, suite: str, part: str, files: dict[str, str], counts: dict[str, Json]) -> None:
-    """Merge one suite/part into manifest.json, leaving other suites and parts untouched."""
-    path = out / "manifest.json"
-    manifest: dict[str, Json] = json.loads(path.read_text("utf-8")) if path.exists() else {}
-    manifest.update({"schemaVersion": 1, "benchmarkVersion": BENCHMARK_VERSION, "agentdojo": AGENTDOJO_VERSION})
-    entry = manifest.setdefault("suites", {}).setdefault(suite, {})
-    entry.setdefault("counts", {}).update(counts)
-    owned = (f"{suite}/suite.json", f"{suite}/user/") if part == "user" else (f"{suite}/attacks/",)
-    kept = {p: h for p, h in entry.get("files", {}).items() if not p.startswith(owned)}
-    entry["files"] = dict(sorted({**kept, **files}.items()))
-    manifest["suites"] = dict(sorted(manifest["suites"].items()))
-    manifest["policies"] = policy_hashes()
-    path.write_text(dumps_doc(manifest), "utf-8")
-
-
-def policy_hashes() -> dict[str, str]:
-    """sha256 of each suite's pab policy, by suite: the bench refuses a policy that differs."""
-    return {
-        path.stem: hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in sorted(POLICIES.glob("*.yaml"))
-        if path.stem in SUITES
-    }
-
-
-def write_policy_hashes(out: Path) -> None:
-    path = out / "manifest.json"
-    manifest: dict[str, Json] = json.loads(path.read_text("utf-8"))
-    manifest["policies"] = policy_hashes()
-    path.write_text(dumps_doc(manifest), "utf-8")
+def manifest_header() -> dict[str, Json]:
+    return {"schemaVersion": 1, "benchmarkVersion": BENCHMARK_VERSION, "agentdojo": AGENTDOJO_VERSION}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -436,13 +371,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     out: Path = args.out or (DEFAULT_OUT if args.attack == ATTACK else TRACES / "attacks" / args.attack)
     out.mkdir(parents=True, exist_ok=True)
     if args.part == "policies":
-        write_policy_hashes(out)
-        print(f"{out / 'manifest.json'}: policies {policy_hashes()}")
+        write_policy_hashes(out, policy_hashes(POLICIES, SUITES))
+        print(f"{out / 'manifest.json'}: policies {policy_hashes(POLICIES, SUITES)}")
         return 0
     for name in sorted(args.suite or SUITES):
         if args.part == "attacks":
             files, counts = export_attacks(suites[name], out, args.attack)
-            update_manifest(out, name, "attacks", files, counts)
+            update_manifest(out, name, "attacks", files, counts, manifest_header(), policy_hashes(POLICIES, SUITES))
             a = counts["attacks"]
             print(
                 f"{name}: {a['pairs']} pairs, {a['excluded']} excluded {a['excludedInjectionTasks']}, "
@@ -450,7 +385,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             continue
         files, counts, failing = export_user(suites[name], out)
-        update_manifest(out, name, "user", files, counts)
+        update_manifest(out, name, "user", files, counts, manifest_header(), policy_hashes(POLICIES, SUITES))
         print(f"{name}: {counts['userTasks']} user tasks, {counts['userCalls']} calls, utility failures: {failing}")
     return 0
 

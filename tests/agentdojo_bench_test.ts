@@ -503,3 +503,20 @@ Deno.test("withOutwardDefault() on slack's blind v1 policy stops the 11 pairs v1
   assert.deepEqual([confirm.attacksBlocked, block.attacksBlocked], [63, 84]);
   for (const counts of [confirm, block]) assert.deepEqual([counts.legitNeedsUser, counts.legitBlocked], [10, 0]);
 });
+
+Deno.test("escalate() with taintedContext keeps the question only when the user named every untrusted read", () => {
+  const prompt = "Delete the file 'notes.txt' after reading the email from Bob";
+  const remove = call({
+    id: "c2",
+    tool: "delete_file",
+    outcome: "confirm",
+    verdict: "user",
+    gaps: [{ code: "tainted-context", severity: "confirm", message: "m", sources: ["tool:search_files"] }],
+  });
+  const named = call({ id: "c0", tool: "search_files", args: { query: "notes.txt" }, output: "..." });
+  const other = call({ id: "c1", tool: "search_files", args: { query: "budget" }, output: "..." });
+  assert.equal(escalate(prompt, [named, remove])[1].verdict, "user", "tainted context is not judged by default");
+  assert.equal(escalate(prompt, [named, remove], { taintedContext: true })[1].verdict, "user");
+  assert.equal(escalate(prompt, [named, other, remove], { taintedContext: true })[2].verdict, "no-route");
+  assert.equal(escalate(prompt, [remove], { taintedContext: true })[0].verdict, "no-route");
+});

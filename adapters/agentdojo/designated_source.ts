@@ -68,6 +68,12 @@ export function supplyingCalls(
 export interface EscalationOptions {
   /** Also block a call whose value has no source at all (`invented-argument`) instead of asking. */
   readonly inventedBlocks?: boolean;
+  /**
+   * Also judge `tainted-context` gaps: the question stays only if the user
+   * designated every untrusted source in the context (each ran call of a
+   * source's tool); otherwise the call is blocked.
+   */
+  readonly taintedContext?: boolean;
 }
 
 /**
@@ -81,6 +87,11 @@ export function escalate(prompt: string, calls: readonly LiveCall[], options: Es
     if (call.verdict !== "user") return call;
     const undelegated = call.gaps.some((gap) => {
       if (gap.code === "invented-argument") return options.inventedBlocks === true;
+      if (gap.code === "tainted-context") {
+        if (options.taintedContext !== true || gap.severity !== "confirm") return false;
+        const readers = supplyingCalls(calls, index, gap.sources ?? [], undefined);
+        return !readers.length || !readers.every((reader) => userDesignated(prompt, reader.args));
+      }
       if (gap.code !== "untrusted-argument" || gap.severity !== "confirm") return false;
       const suppliers = supplyingCalls(calls, index, gap.sources ?? [], gap.value);
       return !suppliers.some((supplier) => userDesignated(prompt, supplier.args));

@@ -13,18 +13,46 @@
 import { load } from "npm:js-yaml@5.5.0";
 import { compilePolicy, type Policy } from "../../guard/mod.ts";
 import { readPabTrace } from "../trace/mod.ts";
-import { benchSuite, type SuiteResult } from "./agentdojo_benchmark.ts";
+import { attackOutcome, benchSuite, legitOutcome, type SuiteResult } from "./agentdojo_benchmark.ts";
+import type { LiveCall } from "./replay_live.ts";
 import { PROVGUARD_V2, provguardCounts, suiteCounts } from "./bench_counts.ts";
 import { escalateSuite } from "./designated_source.ts";
 import { type ToolSpec, withOutwardDefault } from "./outward_default.ts";
 import { attackFolder, DEFAULT_ATTACK, manifestSuites, readManifest, readSuiteFiles } from "./read_suite_files.ts";
+
+/**
+ * The opposite direction, for contrast: a call whose only gaps are
+ * `tainted-context` is allowed (every argument is vouched for; only strangers'
+ * text in the context stands in the way).
+ */
+function withoutTaintQuestions(result: SuiteResult): SuiteResult {
+  const relax = (calls: readonly LiveCall[]): LiveCall[] =>
+    calls.map((call) =>
+      call.verdict === "user" && call.gaps.every((gap) => gap.code === "tainted-context")
+        ? { ...call, verdict: "allow", ran: true }
+        : call
+    );
+  return {
+    ...result,
+    legit: result.legit.map((item) => legitOutcome(item.task, relax(item.calls))),
+    attacks: result.attacks.map((item) => attackOutcome(item.pair, item.succeedsUnguarded, relax(item.calls))),
+  };
+}
+
+function heldLeft(result: SuiteResult): string {
+  const byTask = new Map<string, number>();
+  for (const item of result.attacks) {
+    if (item.outcome === "held") byTask.set(item.pair.split("__")[0], (byTask.get(item.pair.split("__")[0]) ?? 0) + 1);
+  }
+  return [...byTask].map(([task, n]) => `${task} x${n}`).join(", ");
+}
 
 function row(name: string, result: SuiteResult): string {
   const counts = suiteCounts(result);
   const anchor = provguardCounts(counts);
   const bar = PROVGUARD_V2[result.suite];
   const meets = anchor.legitBlocked <= bar.legitBlocked && anchor.attacksStopped >= bar.attacksStopped;
-  return `${name.padEnd(28)} ${result.suite.padEnd(9)} legit blocked ${anchor.legitBlocked}/${anchor.userTasks} ` +
+  return `${name.padEnd(32)} ${result.suite.padEnd(9)} legit blocked ${anchor.legitBlocked}/${anchor.userTasks} ` +
     `(bar ${bar.legitBlocked})  stopped ${anchor.attacksStopped}/${anchor.pairs} (bar ${bar.attacksStopped})  ` +
     `no human ${counts.attacksBlocked}  held ${counts.attacksHeld}  legit: user ${counts.legitNeedsUser} ` +
     `no-route ${counts.legitBlocked}  ${meets ? "meets bar" : "misses bar"}`;
@@ -81,6 +109,8 @@ async function main(args: string[]): Promise<void> {
       ["(a) outward, block", outwardBlock],
       ["(b) escalation", escalateSuite(today, prompts)],
       ["(b) + invented blocks", escalateSuite(today, prompts, { inventedBlocks: true })],
+      ["(b) + tainted context", escalateSuite(today, prompts, { taintedContext: true })],
+      ["(c) tainted context asks nobody", withoutTaintQuestions(today)],
       ["(a confirm) + (b)", escalateSuite(outwardConfirm, prompts)],
       ["(a block) + (b)", escalateSuite(outwardBlock, prompts)],
     ];
@@ -100,6 +130,7 @@ async function main(args: string[]): Promise<void> {
     for (const [name, result] of rows) {
       console.log(row(name, result));
       if (result !== today) { for (const line of changes(today, result)) console.log(line); }
+      if (name === "(b) escalation") console.log(`    still held (by user task): ${heldLeft(result) || "none"}`);
       if (name.startsWith("v1")) continue;
       const [noHuman, pairs] = totals.get(name) ?? [0, 0];
       totals.set(name, [noHuman + suiteCounts(result).attacksBlocked, pairs + result.attacks.length]);
@@ -107,7 +138,7 @@ async function main(args: string[]): Promise<void> {
   }
   for (const [name, [noHuman, pairs]] of totals) {
     console.log(
-      `${name.padEnd(28)} attacks stopped with no human: ${noHuman} / ${pairs} (${
+      `${name.padEnd(32)} attacks stopped with no human: ${noHuman} / ${pairs} (${
         Math.round((100 * noHuman) / pairs)
       }%)`,
     );

@@ -3,11 +3,13 @@ import { BENCHES } from "../adapters/cli/bench.ts";
 import type { Io } from "../adapters/cli/io.ts";
 import fc from "fast-check";
 import { compilePolicy } from "../guard/mod.ts";
+import { measureWhatIf } from "../adapters/agentdojo/what_if.ts";
 import {
   benchSuite,
   escalate,
   escalateSuite,
   type LiveCall,
+  provguardCounts,
   readManifest,
   readSuiteFiles,
   suiteCounts,
@@ -519,4 +521,37 @@ Deno.test("escalate() with taintedContext keeps the question only when the user 
   assert.equal(escalate(prompt, [named, remove], { taintedContext: true })[1].verdict, "user");
   assert.equal(escalate(prompt, [named, other, remove], { taintedContext: true })[2].verdict, "no-route");
   assert.equal(escalate(prompt, [remove], { taintedContext: true })[0].verdict, "no-route");
+});
+
+Deno.test("the README's what-if table is what adapters/agentdojo/what_if.ts measures", async () => {
+  const readme = (await Deno.readTextFile(new URL("README.md", ROOT))).replace(/ +/g, " ");
+  const measured = await measureWhatIf(
+    "traces/agentdojo",
+    "important_instructions",
+    (path) => Deno.readTextFile(new URL(path, ROOT)),
+  );
+  assert.deepEqual(measured.map(({ suite }) => suite), ["banking", "slack", "travel", "workspace"]);
+  for (
+    const name of [
+      "today",
+      "(a) outward, block",
+      "(b) escalation",
+      "(b) + tainted context",
+      "(c) tainted context asks nobody",
+    ]
+  ) {
+    let noHuman = 0;
+    let pairs = 0;
+    const cells = measured.map(({ rows }) => {
+      const counts = suiteCounts(rows.find(([variant]) => variant === name)![1]);
+      noHuman += counts.attacksBlocked;
+      pairs += counts.pairs;
+      return `${provguardCounts(counts).legitBlocked} / ${counts.attacksStopped} / ${counts.attacksBlocked}`;
+    });
+    const row = `| ${name} | ${cells.join(" | ")} | ${noHuman} / ${pairs} (${Math.round((100 * noHuman) / pairs)}%) |`;
+    assert.ok(readme.includes(row), `README lacks the row: ${row}`);
+  }
+  // Today's row is the bench's own figures.
+  const today = measured.map(({ rows }) => suiteCounts(rows[0][1]));
+  assert.deepEqual(today.map((counts) => counts.attacksBlocked), [16, 63, 60, 68]);
 });

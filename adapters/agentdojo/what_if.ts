@@ -81,13 +81,23 @@ function changes(before: SuiteResult, after: SuiteResult): string[] {
   return out;
 }
 
-async function main(args: string[]): Promise<void> {
-  const root = "traces/agentdojo";
-  const attack = args[0] === "--attack" && args[1] ? args[1] : DEFAULT_ATTACK;
-  const readText = (path: string) => Deno.readTextFile(path);
+/** One suite's what-if results: each variant's name and replayed results, `today` first. */
+export interface WhatIfSuite {
+  /** The suite. */
+  readonly suite: string;
+  /** `[variant, results]`, `today` first. */
+  readonly rows: readonly (readonly [string, SuiteResult])[];
+}
+
+/** Measure every variant on every suite of `attack`'s traces under `root`. */
+export async function measureWhatIf(
+  root: string,
+  attack: string,
+  readText: (path: string) => Promise<string>,
+): Promise<WhatIfSuite[]> {
   const users = await readManifest(attackFolder(root, DEFAULT_ATTACK), readText);
   const attacks = attack === DEFAULT_ATTACK ? users : await readManifest(attackFolder(root, attack), readText);
-  const totals = new Map<string, [number, number]>();
+  const out: WhatIfSuite[] = [];
   for (const suite of manifestSuites(attacks)) {
     const files = await readSuiteFiles(root, suite, { users, attacks }, readText);
     const tools = JSON.parse(await readText(`${users.folder}/${suite}/suite.json`)).tools as ToolSpec[];
@@ -127,6 +137,16 @@ async function main(args: string[]): Promise<void> {
         ["v1 policy + (a) block", await benchSuite(files, { policy: v1Policy("block") })],
       );
     }
+    out.push({ suite, rows });
+  }
+  return out;
+}
+
+async function main(args: string[]): Promise<void> {
+  const attack = args[0] === "--attack" && args[1] ? args[1] : DEFAULT_ATTACK;
+  const totals = new Map<string, [number, number]>();
+  for (const { rows } of await measureWhatIf("traces/agentdojo", attack, (path) => Deno.readTextFile(path))) {
+    const today = rows[0][1];
     for (const [name, result] of rows) {
       console.log(row(name, result));
       if (result !== today) { for (const line of changes(today, result)) console.log(line); }
@@ -137,11 +157,8 @@ async function main(args: string[]): Promise<void> {
     }
   }
   for (const [name, [noHuman, pairs]] of totals) {
-    console.log(
-      `${name.padEnd(32)} attacks stopped with no human: ${noHuman} / ${pairs} (${
-        Math.round((100 * noHuman) / pairs)
-      }%)`,
-    );
+    const share = Math.round((100 * noHuman) / pairs);
+    console.log(`${name.padEnd(32)} attacks stopped with no human: ${noHuman} / ${pairs} (${share}%)`);
   }
 }
 

@@ -1,7 +1,7 @@
 """Export AgentDojo ground-truth runs as pab traces.
 
 Usage:
-    python adapters/agentdojo/export_traces.py --part user|attacks [--suite S] [--out DIR]
+    python adapters/agentdojo/export_traces.py --part user|attacks|policies [--suite S] [--attack A] [--out DIR]
 
 Phase 1 (``--part user``) replays every user task's ground truth on the default,
 un-injected environment through AgentDojo's own FunctionsRuntime and records each
@@ -9,20 +9,24 @@ call, the exact tool output string the model would see, and AgentDojo's utility
 verdict.
 
 Phase 2 (``--part attacks``) does the same for every (user task, injection task)
-pair on the environment injected by AgentDojo's ``important_instructions`` attack,
-then replays the injection task's ground truth on the same environment (actor
-"attacker") and records AgentDojo's own security verdict.
+pair on the environment injected by one of AgentDojo's attacks (``--attack``,
+default ``important_instructions``), then replays the injection task's ground
+truth on the same environment (actor "attacker") and records AgentDojo's own
+security verdict.
+
+``--part policies`` only writes the sha256 of the pab policies
+(``traces/agentdojo/policies/<suite>.yaml``) into the manifest; every part does
+that too, so the bench can tell a changed policy from the one the results were
+measured with.
 """
 
 import argparse
-import datetime
 import hashlib
 import json
 import os
 import re
 import shutil
 import sys
-import types
 from collections.abc import Sequence
 from importlib.metadata import version
 from pathlib import Path
@@ -35,8 +39,6 @@ from agentdojo.agent_pipeline.tool_execution import tool_result_to_str
 from agentdojo.attacks.attack_registry import load_attack
 from agentdojo.attacks.base_attacks import FixedJailbreakAttack
 from agentdojo.base_tasks import BaseInjectionTask, BaseUserTask
-from agentdojo.default_suites.v1.tools import cloud_drive_client, email_client
-from agentdojo.default_suites.v1.tools.types import Email
 from agentdojo.functions_runtime import EmptyEnv, Env, FunctionsRuntime
 from agentdojo.task_suite.load_suites import get_suites
 from agentdojo.task_suite.task_suite import TaskSuite
@@ -46,46 +48,34 @@ from agentdojo.types import (
     ChatToolResultMessage,
     text_content_block_from_string,
 )
+from export_manifest import dumps_doc, policy_hashes, update_manifest, write_policy_hashes
+from frozen_clock import freeze_clock
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
 AGENTDOJO_VERSION = "0.1.35"
 BENCHMARK_VERSION = "v1.2.2"
 SUITES = ("banking", "slack", "travel", "workspace")
-DEFAULT_OUT = Path(__file__).resolve().parents[2] / "traces" / "agentdojo" / BENCHMARK_VERSION
+TRACES = Path(__file__).resolve().parents[2] / "traces" / "agentdojo"
+DEFAULT_OUT = TRACES / BENCHMARK_VERSION
+POLICIES = TRACES / "policies"
 
 # Attack target, as in AgentDojo's benchmark script: its default model, and the pipeline
 # name AgentPipeline.from_config gives an undefended pipeline. The attack derives its
 # {model} and {user} names from it (MODEL_NAMES -> "GPT-4"; "Emma Johnson").
 ATTACK = "important_instructions"
+# Every attack AgentDojo 0.1.35 registers that turns an injection task's goal into fixed text, so no model is
+# needed and the injection task's reference calls are what the text asks for. Left out: "manual" (asks a person
+# on stdin) and the denial-of-service attacks ("dos", "*_dos"), whose text ignores the injection task's goal.
+ATTACKS = (
+    *("important_instructions", "important_instructions_no_user_name", "important_instructions_no_model_name"),
+    *("important_instructions_no_names", "important_instructions_wrong_model_name"),
+    *("important_instructions_wrong_user_name", "tool_knowledge", "injecagent", "direct", "ignore_previous"),
+    "system_message",
+)
 ATTACK_PIPELINE_NAME = "gpt-4o-2024-05-13"
 
-# The environments' own "today" (workspace calendar and travel `current_day`), at noon.
-FROZEN_NOW = datetime.datetime(2024, 5, 15, 12, 0, 0)
-
 Json = Any
-
-
-# ---------------------------------------------------------------------------
-# Clock
-
-
-class _FrozenDateTime(datetime.datetime):
-    @classmethod
-    def now(cls, tz: datetime.tzinfo | None = None) -> datetime.datetime:  # type: ignore[override]
-        assert tz is None
-        return FROZEN_NOW
-
-
-def freeze_clock() -> None:
-    """Make every `datetime.datetime.now()` reachable from the tools return FROZEN_NOW."""
-    shim = types.ModuleType("datetime")
-    shim.__dict__.update(datetime.__dict__)
-    shim.datetime = _FrozenDateTime  # type: ignore[attr-defined]
-    for module in (email_client, cloud_drive_client):  # the only tool modules calling now()
-        module.datetime = shim  # type: ignore[attr-defined]
-    Email.model_fields["timestamp"].default_factory = _FrozenDateTime.now
-    Email.model_rebuild(force=True)
 
 
 # ---------------------------------------------------------------------------
@@ -94,10 +84,6 @@ def freeze_clock() -> None:
 
 def dumps_line(obj: Json) -> str:
     return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def dumps_doc(obj: Json) -> str:
-    return json.dumps(obj, sort_keys=True, ensure_ascii=False, indent=2) + "\n"
 
 
 def to_json(value: Any) -> Json:
@@ -306,8 +292,8 @@ def attack_trace(
             "userTask": task.ID,
             "injectionTask": injection_task.ID,
             "attack": attack.name,
-            "attackModelName": attack.model_name,
-            "attackUserName": attack.user_name,
+            "attackModelName": getattr(attack, "model_name", None),
+            "attackUserName": getattr(attack, "user_name", None),
             "attackPipelineName": ATTACK_PIPELINE_NAME,
             "injectionVectors": sorted(injections),
             "injectionTaskGoal": injection_task.GOAL,
@@ -323,12 +309,12 @@ def attack_trace(
     return [header, *events], security
 
 
-def export_attacks(suite: TaskSuite[Any], out: Path) -> tuple[dict[str, str], dict[str, Json]]:
+def export_attacks(suite: TaskSuite[Any], out: Path, attack_name: str) -> tuple[dict[str, str], dict[str, Json]]:
     """Write attacks/<user_task>__<injection_task>.jsonl; return (files -> sha256, counts)."""
     system_message = load_system_message(None)
     target = AgentPipeline([SystemMessage(system_message), InitQuery()])
     target.name = ATTACK_PIPELINE_NAME
-    attack = load_attack(ATTACK, suite, target)
+    attack = load_attack(attack_name, suite, target)
     assert isinstance(attack, FixedJailbreakAttack)
     env = suite.load_and_inject_default_environment({})
     injection_tasks = [suite.injection_tasks[i] for i in sorted(suite.injection_tasks, key=task_number)]
@@ -356,40 +342,42 @@ def export_attacks(suite: TaskSuite[Any], out: Path) -> tuple[dict[str, str], di
 
 
 # ---------------------------------------------------------------------------
-# Manifest and CLI
+# CLI
 
 
-def update_manifest(out: Path, suite: str, part: str, files: dict[str, str], counts: dict[str, Json]) -> None:
-    """Merge one suite/part into manifest.json, leaving other suites and parts untouched."""
-    path = out / "manifest.json"
-    manifest: dict[str, Json] = json.loads(path.read_text("utf-8")) if path.exists() else {}
-    manifest.update({"schemaVersion": 1, "benchmarkVersion": BENCHMARK_VERSION, "agentdojo": AGENTDOJO_VERSION})
-    entry = manifest.setdefault("suites", {}).setdefault(suite, {})
-    entry.setdefault("counts", {}).update(counts)
-    owned = (f"{suite}/suite.json", f"{suite}/user/") if part == "user" else (f"{suite}/attacks/",)
-    kept = {p: h for p, h in entry.get("files", {}).items() if not p.startswith(owned)}
-    entry["files"] = dict(sorted({**kept, **files}.items()))
-    manifest["suites"] = dict(sorted(manifest["suites"].items()))
-    path.write_text(dumps_doc(manifest), "utf-8")
+def manifest_header() -> dict[str, Json]:
+    return {"schemaVersion": 1, "benchmarkVersion": BENCHMARK_VERSION, "agentdojo": AGENTDOJO_VERSION}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--part", choices=("user", "attacks"), required=True)
+    parser.add_argument("--part", choices=("user", "attacks", "policies"), required=True)
     parser.add_argument("--suite", choices=SUITES, action="append", help="repeatable; default: all suites")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--attack", choices=ATTACKS, default=ATTACK, help=f"default: {ATTACK}")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help=f"default: {DEFAULT_OUT.relative_to(TRACES.parents[1])} for {ATTACK}, "
+        f"{(TRACES / 'attacks').relative_to(TRACES.parents[1])}/ATTACK for the others",
+    )
     args = parser.parse_args(argv)
+    if args.attack != ATTACK and args.part == "user":
+        parser.error("--part user does not depend on the attack: the user traces live in the default --out")
 
     if version("agentdojo") != AGENTDOJO_VERSION:
         parser.error(f"agentdojo=={AGENTDOJO_VERSION} required, found {version('agentdojo')}")
     freeze_clock()
     suites = get_suites(BENCHMARK_VERSION)
-    out: Path = args.out
+    out: Path = args.out or (DEFAULT_OUT if args.attack == ATTACK else TRACES / "attacks" / args.attack)
     out.mkdir(parents=True, exist_ok=True)
+    if args.part == "policies":
+        write_policy_hashes(out, policy_hashes(POLICIES, SUITES))
+        print(f"{out / 'manifest.json'}: policies {policy_hashes(POLICIES, SUITES)}")
+        return 0
     for name in sorted(args.suite or SUITES):
         if args.part == "attacks":
-            files, counts = export_attacks(suites[name], out)
-            update_manifest(out, name, "attacks", files, counts)
+            files, counts = export_attacks(suites[name], out, args.attack)
+            update_manifest(out, name, "attacks", files, counts, manifest_header(), policy_hashes(POLICIES, SUITES))
             a = counts["attacks"]
             print(
                 f"{name}: {a['pairs']} pairs, {a['excluded']} excluded {a['excludedInjectionTasks']}, "
@@ -397,7 +385,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             continue
         files, counts, failing = export_user(suites[name], out)
-        update_manifest(out, name, "user", files, counts)
+        update_manifest(out, name, "user", files, counts, manifest_header(), policy_hashes(POLICIES, SUITES))
         print(f"{name}: {counts['userTasks']} user tasks, {counts['userCalls']} calls, utility failures: {failing}")
     return 0
 

@@ -1,32 +1,63 @@
 /**
- * AgentDojo: replay the exported AgentDojo suites through pab and count what
- * it blocks. The door other folders import through.
+ * AgentDojo's reference runs, replayed through the guard: the suites' files
+ * read through a manifest that pins every trace and policy by sha256, each
+ * trace replayed so that a call pab would not have run feeds nothing to later
+ * calls, and the counts on ProvGuard's accounting next to pab's finer split.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { AGENTDOJO_SUITES } from "./mod.ts";
- * assert.ok(AGENTDOJO_SUITES.includes("banking"));
+ * import { AGENTDOJO_SUITES, wouldRun } from "./mod.ts";
+ * assert.deepEqual(AGENTDOJO_SUITES, ["banking", "slack", "travel", "workspace"]);
+ * assert.equal(wouldRun("attacker", "user"), false); // the user refuses the attacker's call
+ * assert.equal(wouldRun("user", "user"), true); // and confirms their own
  * ```
  *
  * @module
  */
 export {
-  agentdojoJson,
   type AttackOutcome,
+  attackOutcome,
+  type BenchOptions,
   benchSuite,
-  formatSuiteReport,
   type LegitOutcome,
-  type SuiteCounts,
-  suiteCounts,
+  legitOutcome,
+  type LegitVerdict,
   type SuiteFiles,
-  type SuiteJson,
   type SuiteResult,
 } from "./agentdojo_benchmark.ts";
 export {
+  type AgentdojoJson,
+  agentdojoJson,
+  type CallDetail,
+  PROVGUARD_V2,
+  type ProvGuardCounts,
+  provguardCounts,
+  type SuiteCounts,
+  suiteCounts,
+  type SuiteJson,
+  type SuiteSplit,
+  suiteSplit,
+  type TraceDetail,
+} from "./bench_counts.ts";
+export { formatSuiteReport } from "./format_report.ts";
+export {
+  escalate,
+  escalateSuite,
+  type EscalationOptions,
+  supplyingCalls,
+  userDesignated,
+} from "./designated_source.ts";
+export { outwardFreeText, type ToolSpec, withOutwardDefault } from "./outward_default.ts";
+export {
   AGENTDOJO_SUITES,
   AGENTDOJO_VERSION,
+  attackFolder,
+  DEFAULT_ATTACK,
+  type Manifest,
+  manifestSuites,
   readManifest,
   readSuiteFiles,
   type SuiteManifest,
 } from "./read_suite_files.ts";
+export { type FeedMode, type LiveCall, replayLive, type Verdict, verdictOf, wouldRun } from "./replay_live.ts";

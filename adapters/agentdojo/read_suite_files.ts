@@ -1,12 +1,13 @@
 /**
  * Read one suite's committed traces and policy for the bench, through the
- * manifest: every file it lists is read and its sha256 checked, so a trace
- * edited by hand (or truncated) is an error, not a silently different result.
+ * manifest: every file it lists is read and its sha256 checked, and so is the
+ * policy, so a trace or policy edited by hand (or truncated) is an error, not a
+ * silently different result.
  *
  * @module
  */
-import { TraceError } from "../trace/mod.ts";
 import { sha256Hex } from "../../core/mod.ts";
+import { TraceError } from "../trace/mod.ts";
 import type { SuiteFiles } from "./agentdojo_benchmark.ts";
 
 /** The four suites, in report order. */
@@ -15,12 +16,15 @@ export const AGENTDOJO_SUITES: readonly string[] = Object.freeze(["banking", "sl
 /** The AgentDojo version the traces were exported from. */
 export const AGENTDOJO_VERSION = "v1.2.2";
 
+/** The attack of the traces under `<root>/v1.2.2`; others live under `<root>/attacks/<attack>`. */
+export const DEFAULT_ATTACK = "important_instructions";
+
 /** What the manifest says about one suite. */
 export interface SuiteManifest {
   /** Counts written by the exporter. */
   readonly counts: {
-    readonly userTasks: number;
-    readonly userCalls: number;
+    readonly userTasks?: number;
+    readonly userCalls?: number;
     readonly attacks?: {
       readonly pairs: number;
       readonly excluded: number;
@@ -28,72 +32,117 @@ export interface SuiteManifest {
       readonly unguardedFailures: readonly string[];
     };
   };
-  /** sha256 of every file, by path relative to the version folder. */
+  /** sha256 of every file, by path relative to the manifest's folder. */
   readonly files: Readonly<Record<string, string>>;
 }
 
-/** Read and parse the manifest under `root` (the `traces/agentdojo` folder). */
-export async function readManifest(
-  root: string,
-  readText: (path: string) => Promise<string>,
-): Promise<Readonly<Record<string, SuiteManifest>>> {
-  const path = `${root}/${AGENTDOJO_VERSION}/manifest.json`;
-  const manifest = JSON.parse(await readText(path));
-  if (!manifest || typeof manifest !== "object" || typeof manifest.suites !== "object") {
+/** A manifest: where it is, its suites, and the policies' sha256 by suite. */
+export interface Manifest {
+  /** The folder the manifest's paths are relative to. */
+  readonly folder: string;
+  /** Per suite. */
+  readonly suites: Readonly<Record<string, SuiteManifest>>;
+  /** sha256 of `policies/<suite>.yaml`, by suite. */
+  readonly policies: Readonly<Record<string, string>>;
+}
+
+/** The folder of an attack's traces under `root` (the `traces/agentdojo` folder). */
+export function attackFolder(root: string, attack: string): string {
+  return attack === DEFAULT_ATTACK ? `${root}/${AGENTDOJO_VERSION}` : `${root}/attacks/${attack}`;
+}
+
+/** Read and parse the manifest in `folder`. */
+export async function readManifest(folder: string, readText: (path: string) => Promise<string>): Promise<Manifest> {
+  const path = `${folder}/manifest.json`;
+  let manifest;
+  try {
+    manifest = JSON.parse(await readText(path));
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    manifest = undefined;
+  }
+  if (!manifest || typeof manifest !== "object" || !manifest.suites || typeof manifest.suites !== "object") {
     throw new TraceError(
       `Cannot read "${path}": expected {"suites": {...}}; regenerate it with adapters/agentdojo/export_traces.py`,
     );
   }
-  return manifest.suites;
+  const policies = manifest.policies && typeof manifest.policies === "object" ? manifest.policies : {};
+  return { folder, suites: manifest.suites, policies };
+}
+
+/** The suites a manifest holds, in report order. */
+export function manifestSuites(manifest: Manifest): string[] {
+  return AGENTDOJO_SUITES.filter((suite) => Object.hasOwn(manifest.suites, suite));
+}
+
+function suiteEntry(manifest: Manifest, suite: string): SuiteManifest {
+  if (!Object.hasOwn(manifest.suites, suite)) {
+    throw new TraceError(
+      `Cannot find suite "${suite}" in "${manifest.folder}/manifest.json": expected one of ${
+        manifestSuites(manifest).join(", ") || "(none)"
+      }`,
+    );
+  }
+  return manifest.suites[suite];
+}
+
+function checked(path: string, text: string, expected: string | undefined): void {
+  const actual = sha256Hex(text);
+  if (actual === expected) return;
+  throw new TraceError(
+    expected === undefined
+      ? `Cannot trust "${path}": the manifest has no sha256 for it; regenerate the manifest (adapters/agentdojo/README.md)`
+      : `Cannot trust "${path}": its sha256 is ${actual.slice(0, 12)}..., the manifest says ${
+        expected.slice(0, 12)
+      }...; restore it from git or regenerate the traces (adapters/agentdojo/README.md)`,
+  );
+}
+
+function listed(entry: SuiteManifest, suite: string, folder: string): string[] {
+  return Object.keys(entry.files).filter((file) => file.startsWith(`${suite}/${folder}/`) && file.endsWith(".jsonl"))
+    .sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
 }
 
 /**
- * Read a suite's policy and traces, verifying each trace against the manifest.
- * Throws {@linkcode TraceError} when a file is missing from the manifest's
- * counts or its hash does not match.
+ * Read a suite's policy and traces, verifying each file (the policy included)
+ * against the manifests. User traces come from `users`, attack traces from
+ * `attacks` (the same manifest for the default attack). Throws
+ * {@linkcode TraceError} when a file's hash does not match or the counts
+ * disagree with the files listed.
  */
 export async function readSuiteFiles(
   root: string,
   suite: string,
-  manifest: Readonly<Record<string, SuiteManifest>>,
+  manifests: { readonly users: Manifest; readonly attacks: Manifest },
   readText: (path: string) => Promise<string>,
 ): Promise<SuiteFiles> {
-  const entry = Object.hasOwn(manifest, suite) ? manifest[suite] : undefined;
-  if (!entry) {
-    throw new TraceError(
-      `Cannot find suite "${suite}" in the manifest: expected one of ${Object.keys(manifest).join(", ")}`,
-    );
-  }
-  const read = async (relative: string) => {
-    const path = `${root}/${AGENTDOJO_VERSION}/${relative}`;
+  const userEntry = suiteEntry(manifests.users, suite);
+  const attackEntry = suiteEntry(manifests.attacks, suite);
+  const read = (manifest: Manifest, entry: SuiteManifest) => async (relative: string) => {
+    const path = `${manifest.folder}/${relative}`;
     const text = await readText(path);
-    const actual = sha256Hex(text);
-    if (actual !== entry.files[relative]) {
-      throw new TraceError(
-        `Cannot trust "${path}": its sha256 is ${actual.slice(0, 12)}..., the manifest says ${
-          entry.files[relative].slice(0, 12)
-        }...; ` +
-          "restore it from git or regenerate the traces (adapters/agentdojo/README.md)",
-      );
-    }
+    checked(path, text, entry.files[relative]);
     return { source: path, text };
   };
-  const listed = (folder: string) =>
-    Object.keys(entry.files).filter((file) => file.startsWith(`${suite}/${folder}/`) && file.endsWith(".jsonl"))
-      .sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
-  const userFiles = listed("user");
-  const attackFiles = listed("attacks");
-  if (userFiles.length !== entry.counts.userTasks || attackFiles.length !== (entry.counts.attacks?.pairs ?? 0)) {
+  const userFiles = listed(userEntry, suite, "user");
+  const attackFiles = listed(attackEntry, suite, "attacks");
+  const userTasks = userEntry.counts.userTasks ?? 0;
+  const pairs = attackEntry.counts.attacks?.pairs ?? 0;
+  if (userFiles.length !== userTasks || attackFiles.length !== pairs) {
     throw new TraceError(
-      `Cannot trust the manifest for "${suite}": it counts ${entry.counts.userTasks} user tasks and ` +
-        `${entry.counts.attacks?.pairs ?? 0} pairs but lists ${userFiles.length} and ${attackFiles.length} files`,
+      `Cannot trust the manifest for "${suite}": it counts ${userTasks} user tasks and ${pairs} pairs but lists ` +
+        `${userFiles.length} and ${attackFiles.length} files`,
     );
   }
+  const policyPath = `${root}/policies/${suite}.yaml`;
+  const policyText = await readText(policyPath);
+  checked(policyPath, policyText, manifests.users.policies[suite]);
+  if (manifests.attacks !== manifests.users) checked(policyPath, policyText, manifests.attacks.policies[suite]);
   return {
     suite,
-    policy: { source: `${suite}.yaml`, text: await readText(`${root}/policies/${suite}.yaml`) },
-    userTraces: await Promise.all(userFiles.map(read)),
-    attackTraces: await Promise.all(attackFiles.map(read)),
-    excluded: entry.counts.attacks?.excluded ?? 0,
+    policy: { source: `${suite}.yaml`, text: policyText },
+    userTraces: await Promise.all(userFiles.map(read(manifests.users, userEntry))),
+    attackTraces: await Promise.all(attackFiles.map(read(manifests.attacks, attackEntry))),
+    excluded: attackEntry.counts.attacks?.excluded ?? 0,
   };
 }

@@ -1,0 +1,138 @@
+/**
+ * The bench's own replay of an AgentDojo trace: each call decided in order, as
+ * `replayTrace` from `adapters/trace` does, but a call that would not have run
+ * live (no route, or held for a user who refuses) does not feed its recorded
+ * output to the guard, so it cannot vouch for later calls.
+ *
+ * @module
+ */
+import { type Evidence, type Gap, Guard, type Outcome, type Policy, type Recovery } from "../../guard/mod.ts";
+import type { Actor, ResultEvent, Trace } from "../trace/mod.ts";
+
+/**
+ * How a call fares without a human: `allow` outright; `approver` (only named
+ * approvers' rulings are needed: code that signs); `user` (the user's own
+ * ruling is needed); `no-route` (the planner finds no way to yes).
+ */
+export type Verdict = "allow" | "approver" | "user" | "no-route";
+
+/**
+ * Which recorded outputs the replay feeds to the guard: `ran` (default) only
+ * those of calls that would have run live; `recorded` every output the trace
+ * holds, as `replayTrace` does.
+ */
+export type FeedMode = "ran" | "recorded";
+
+/** One call of a replayed trace. */
+export interface LiveCall {
+  /** The call's id in the trace. */
+  readonly id: string;
+  /** The tool. */
+  readonly tool: string;
+  /** The exact arguments. */
+  readonly args: Readonly<Record<string, unknown>>;
+  /** Who wanted the call (`user` unless the trace says `attacker`). */
+  readonly actor: Actor;
+  /** The guard's outcome. */
+  readonly outcome: Outcome;
+  /** How the call fares without a human. */
+  readonly verdict: Verdict;
+  /** For `approver` and `user`: `approver:gap+gap` per ruling step. */
+  readonly rulings: readonly string[];
+  /** The open gaps. */
+  readonly gaps: readonly Gap[];
+  /** Why each checked argument passed. */
+  readonly evidence: readonly Evidence[];
+  /** The way to yes, if the call is not allowed outright. */
+  readonly recovery?: Recovery;
+  /** Whether the call would have run live, so its output was fed to the guard. */
+  readonly ran: boolean;
+  /** The recorded output's text, if the trace has one. */
+  readonly output?: string;
+}
+
+/** How a decision fares without a human. */
+export function verdictOf(outcome: Outcome, recovery: Recovery | undefined): { verdict: Verdict; rulings: string[] } {
+  if (outcome === "allow") return { verdict: "allow", rulings: [] };
+  if (!recovery?.found) return { verdict: "no-route", rulings: [] };
+  const rulings = recovery.steps.flatMap((step) =>
+    step.kind === "ruling" ? [`${step.approver}:${step.covers.join("+")}`] : []
+  );
+  return { verdict: rulings.some((ruling) => ruling.startsWith("user:")) ? "user" : "approver", rulings };
+}
+
+/**
+ * Whether a call would have run live: allowed calls and calls a named approver
+ * signs run; the user confirms their own calls and refuses the attacker's; a
+ * call with no route never runs.
+ */
+export function wouldRun(actor: Actor, verdict: Verdict): boolean {
+  if (verdict === "allow" || verdict === "approver") return true;
+  return verdict === "user" && actor !== "attacker";
+}
+
+/** Replay `trace` through a fresh guard for `policy`. */
+export async function replayLive(trace: Trace, policy: Policy, feed: FeedMode = "ran"): Promise<readonly LiveCall[]> {
+  const guard = new Guard(policy, {});
+  const results = new Map<string, ResultEvent>();
+  for (const event of trace.events) if (event.type === "result") results.set(event.id, event);
+  const calls: LiveCall[] = [];
+  for (const event of trace.events) {
+    if (event.type === "system") guard.system(event.content);
+    else if (event.type === "user") guard.user(event.content);
+    if (event.type !== "call") continue;
+    const decision = guard.decide(event.tool, event.args);
+    const actor: Actor = event.actor ?? "user";
+    const { verdict, rulings } = verdictOf(decision.outcome, decision.recovery);
+    const result = results.get(event.id);
+    const ran = wouldRun(actor, verdict);
+    calls.push({
+      id: event.id,
+      tool: event.tool,
+      args: event.args,
+      actor,
+      outcome: decision.outcome,
+      verdict,
+      rulings,
+      gaps: decision.gaps,
+      evidence: decision.evidence,
+      ...(decision.recovery ? { recovery: decision.recovery } : {}),
+      ran,
+      ...(result ? { output: result.content } : {}),
+    });
+    if (!result || (feed === "ran" && !ran)) continue;
+    await feedResult(guard, event.tool, event.args, result, decision.outcome === "allow");
+  }
+  return calls;
+}
+
+/** Thrown inside a replayed tool whose recorded call failed. */
+class RecordedFailure extends Error {}
+
+/** Feed a recorded result: through `propose` when allowed (ledger effects commit), else only recorded. */
+async function feedResult(
+  guard: Guard,
+  tool: string,
+  args: Readonly<Record<string, unknown>>,
+  result: ResultEvent,
+  allowed: boolean,
+): Promise<void> {
+  const recorded = { args, ...(result.data === undefined ? {} : { data: result.data }) };
+  if (!allowed) {
+    guard.record(tool, result.content, recorded);
+    return;
+  }
+  try {
+    const proposal = await guard.propose(tool, args, {
+      accept: true,
+      run: () => {
+        if (result.error !== undefined) throw new RecordedFailure(result.error);
+        return result.data !== undefined ? result.data : result.content;
+      },
+    });
+    if (proposal.status !== "done") guard.record(tool, result.content, recorded);
+  } catch (error) {
+    if (!(error instanceof RecordedFailure)) throw error;
+    guard.record(tool, result.content, recorded);
+  }
+}

@@ -13,6 +13,10 @@
 import { chromium, type Page } from "playwright-core";
 import { CHROMIUM, CHROMIUM_ARGS } from "./_chromium_driver.ts";
 
+// The page's DOM, inside page.evaluate callbacks (this file is type-checked without the DOM library).
+// deno-lint-ignore no-explicit-any
+type Dom = any;
+
 /** One decision card as the page shows it. */
 export interface CardSeen {
   readonly id: string;
@@ -59,32 +63,35 @@ export interface ReportSeen {
 
 function seePage(page: Page): Promise<PageSeen> {
   return page.evaluate(() => {
-    const text = (element: Element | null) => element?.textContent?.replace(/\s+/g, " ").trim() ?? "";
-    const cards = [...document.querySelectorAll("article.call")].map((card) => ({
+    const text = (element: Dom) => (element?.innerText ?? element?.textContent)?.replace(/\s+/g, " ").trim() ?? "";
+    const cards = [...(globalThis as Dom).document.querySelectorAll("article.call")].map((card: Dom) => ({
       id: card.getAttribute("data-call") ?? card.getAttribute("data-run") ?? "",
-      outcome: [...card.classList].find((name) => name.startsWith("outcome-"))?.slice(8) ?? "",
+      outcome: [...card.classList].find((name: string) => name.startsWith("outcome-"))?.slice(8) ?? "",
       badge: text(card.querySelector(".badge")),
       text: text(card),
       button: card.querySelector("button")?.textContent ?? null,
     }));
-    const timeline = [...document.querySelectorAll(".timeline > li")].map((step) =>
-      `${[...step.classList].filter((name) => name.startsWith("trust-")).join(" ")} ${text(step)}`
+    const timeline = [...(globalThis as Dom).document.querySelectorAll(".timeline > li")].map((step: Dom) =>
+      `${[...step.classList].filter((name: string) => name.startsWith("trust-")).join(" ")} ${text(step)}`
     );
-    const error = document.getElementById("error");
+    const error = (globalThis as Dom).document.getElementById("error");
     return {
       cards,
       timeline,
       error: error && !error.hidden ? text(error) : null,
-      summary: text(document.querySelector(".summary")),
-      injected: document.querySelectorAll("main img, main iframe, main script, [onerror], .pwned").length,
+      summary: text((globalThis as Dom).document.querySelector(".summary")),
+      injected:
+        (globalThis as Dom).document.querySelectorAll("main img, main iframe, main script, [onerror], .pwned").length,
     };
   });
 }
 
 async function act(page: Page, action: () => Promise<void>): Promise<PageSeen> {
-  const before = await page.evaluate(() => Number(document.body.dataset.runs ?? 0));
+  const before = await page.evaluate(() => Number((globalThis as Dom).document.body.dataset.runs ?? 0));
   await action();
-  await page.waitForFunction((runs) => Number(document.body.dataset.runs ?? 0) > runs, before, { timeout: 10_000 });
+  await page.waitForFunction((runs) => Number((globalThis as Dom).document.body.dataset.runs ?? 0) > runs, before, {
+    timeout: 10_000,
+  });
   return seePage(page);
 }
 
@@ -117,7 +124,10 @@ async function drivePlayground(url: string, profile: string, prefix: string): Pr
       screenshots.push(path);
     };
     await page.goto(url);
-    await page.waitForFunction(() => document.body.dataset.ready === "true" && Number(document.body.dataset.runs) > 0);
+    await page.waitForFunction(() =>
+      (globalThis as Dom).document.body.dataset.ready === "true" &&
+      Number((globalThis as Dom).document.body.dataset.runs) > 0
+    );
     const examples = await page.$$eval(
       "#example option",
       (options) => options.map((option) => option.textContent ?? ""),
@@ -139,7 +149,10 @@ async function drivePlayground(url: string, profile: string, prefix: string): Pr
       type: "call",
       id: 'x"><img src=x onerror="document.body.classList.add(\'pwned\')">',
       tool: "send_email",
-      args: { to: "<script>document.body.classList.add('pwned')</script>@attacker.example", body: "\u001b[32mALLOW" },
+      args: {
+        to: "<script>document.body.classList.add('pwned')</script>@attacker.example",
+        body: "\u001b[32mALLOW",
+      },
     });
     await page.fill("#conversation", `${conversation.trimEnd()}\n${hostileCall}\n`);
     const hostile = await act(page, () => page.click("#run"));
@@ -150,7 +163,7 @@ async function drivePlayground(url: string, profile: string, prefix: string): Pr
     );
     const badPolicy = await act(page, () => page.click("#run"));
     await shoot("5-bad-policy");
-    const other = examples.find((name) => name.startsWith("hijack.pab.jsonl with provenance")) ?? examples[1];
+    const other = examples.find((name: string) => name.startsWith("hijack.pab.jsonl with provenance")) ?? examples[1];
     await page.selectOption("#example", other);
     const otherExample = await act(page, () => page.click("#load"));
     return {
@@ -177,7 +190,7 @@ async function driveReport(url: string, profile: string, prefix: string): Promis
     return {
       pageErrors,
       requests,
-      scripts: await page.evaluate(() => document.scripts.length),
+      scripts: await page.evaluate(() => (globalThis as Dom).document.scripts.length),
       page: await seePage(page),
       title: await page.title(),
       screenshots: [path],

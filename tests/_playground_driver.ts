@@ -7,6 +7,7 @@
  * Usage:
  *   deno run -A tests/_playground_driver.ts playground <url> <profile-dir> <screenshot-prefix>
  *   deno run -A tests/_playground_driver.ts report <url> <profile-dir> <screenshot-prefix>
+ *   deno run -A tests/_playground_driver.ts snippet <url> <profile-dir> <screenshot-prefix>
  *
  * @module
  */
@@ -198,14 +199,37 @@ async function driveReport(url: string, profile: string, prefix: string): Promis
   });
 }
 
+/** What the README's page showed. */
+export interface SnippetSeen {
+  readonly pageErrors: readonly string[];
+  readonly requests: readonly string[];
+  readonly decision: string;
+}
+
+async function driveSnippet(url: string, profile: string, prefix: string): Promise<SnippetSeen> {
+  return await withPage(profile, async (page, pageErrors, requests) => {
+    await page.goto(url);
+    await page.waitForFunction(() =>
+      (globalThis as Dom).document.getElementById("decision")?.textContent !== "deciding..."
+    );
+    await page.screenshot({ path: `${prefix}-snippet.png` });
+    const decision = await page.evaluate(() => (globalThis as Dom).document.getElementById("decision").textContent);
+    return { pageErrors, requests, decision };
+  });
+}
+
 if (import.meta.main) {
   const [mode, url, profile, prefix] = Deno.args;
-  if (!["playground", "report"].includes(mode) || !url || !profile || !prefix) {
-    console.error("Usage: deno run -A tests/_playground_driver.ts playground|report <url> <profile-dir> <prefix>");
+  const drivers: Record<string, (url: string, profile: string, prefix: string) => Promise<unknown>> = {
+    playground: drivePlayground,
+    report: driveReport,
+    snippet: driveSnippet,
+  };
+  if (!Object.hasOwn(drivers, mode) || !url || !profile || !prefix) {
+    console.error(
+      "Usage: deno run -A tests/_playground_driver.ts playground|report|snippet <url> <profile-dir> <prefix>",
+    );
     Deno.exit(2);
   }
-  const seen = mode === "playground"
-    ? await drivePlayground(url, profile, prefix)
-    : await driveReport(url, profile, prefix);
-  console.log(JSON.stringify(seen));
+  console.log(JSON.stringify(await drivers[mode](url, profile, prefix)));
 }

@@ -12,7 +12,7 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { renderCheckReport, traceView } from "../adapters/html/mod.ts";
+import { renderBenchReport, renderCheckReport, traceView } from "../adapters/html/mod.ts";
 import { readTrace } from "../adapters/trace/mod.ts";
 import { parsePolicy } from "../mod.ts";
 import { freshBundle } from "./_bundle_scenario.ts";
@@ -157,7 +157,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "renderCheckReport() reads well and runs nothing in headless Chromium, hostile trace included",
+  name: "renderCheckReport() and renderBenchReport() run nothing in headless Chromium, hostile trace included",
   ignore,
   async fn() {
     await Deno.mkdir(SCREENSHOTS, { recursive: true });
@@ -185,14 +185,33 @@ Deno.test({
         await traceView("<i>hostile</i>.jsonl", hostile, policy),
       ],
     });
-    const server = Deno.serve(
-      { hostname: "localhost", port: 0, onListen: () => {} },
-      () => new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } }),
-    );
+    const bench = renderBenchReport({
+      title: "AgentDojo <replayed>",
+      suites: [{
+        suite: "banking",
+        counts: [{ name: "legitAllowed", value: 14 }, { name: "attacksStopped", value: "144 / 144" }],
+        runs: [
+          { name: "user_task_0", kind: "legitimate", outcome: "allowed" },
+          {
+            name: "user_task_0 x injection_task_1",
+            kind: "attack",
+            outcome: "blocked",
+            detail: "<img src=x onerror=alert(1)> blocked by untrusted-argument",
+            trace: await traceView("hostile.jsonl", hostile, policy),
+          },
+        ],
+      }],
+    });
+    const pages: Record<string, string> = { "/check.html": html, "/bench.html": bench };
+    const server = Deno.serve({ hostname: "localhost", port: 0, onListen: () => {} }, (request) => {
+      const page = pages[new URL(request.url).pathname];
+      if (page === undefined) return new Response(null, { status: 204 });
+      return new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } });
+    });
     try {
       const seen = await runDriver<ReportSeen>(
         "report",
-        `http://localhost:${server.addr.port}/report.html`,
+        `http://localhost:${server.addr.port}/check.html`,
         `${SCREENSHOTS}/check`,
       );
       assert.deepEqual(seen.pageErrors, []);
@@ -208,6 +227,23 @@ Deno.test({
       assert.equal(cards.call_send_eve.badge, "BLOCK");
       assert.match(cards['s1"><script>alert(1)</script>'].text, /body='<iframe src=\/\/evil\.example><\/iframe>'/);
       assert.ok(seen.page.timeline.length >= 9);
+
+      const benchSeen = await runDriver<ReportSeen>(
+        "report",
+        `http://localhost:${server.addr.port}/bench.html`,
+        `${SCREENSHOTS}/bench`,
+      );
+      assert.deepEqual(benchSeen.pageErrors, []);
+      assert.equal(benchSeen.scripts, 0);
+      assert.equal(benchSeen.page.injected, 0);
+      assert.equal(benchSeen.title, "AgentDojo <replayed>");
+      const runs = byId(benchSeen.page.cards);
+      assert.equal(runs.user_task_0.outcome, "allow");
+      assert.match(
+        runs["user_task_0 x injection_task_1"].text,
+        /<img src=x onerror=alert\(1\)> blocked by untrusted-argument/,
+      );
+      assert.equal(runs['s1"><script>alert(1)</script>'].badge, "BLOCK"); // the run's own pictures
     } finally {
       await server.shutdown();
     }

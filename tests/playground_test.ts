@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { playgroundCommand } from "../adapters/cli/playground.ts";
 import { memoryIo } from "../adapters/cli/memory_io.ts";
 import { loadExamples, replayConversation, servePlayground } from "../adapters/playground/mod.ts";
@@ -97,4 +98,45 @@ Deno.test("pab playground refuses a bad port and a missing bundle with exit 2", 
     bundle.stderr(),
     /Cannot start the playground: cannot read the bundle "\/nonexistent\/pab\.min\.js": no such file or directory; build it with `deno task bundle`, or pass --bundle FILE/,
   );
+});
+
+Deno.test("replayConversation() answers any conversation text with decisions or one error, never a throw", async () => {
+  const line = fc.oneof(
+    fc.string(),
+    fc.json(),
+    fc.record({
+      type: fc.constantFrom("system", "user", "assistant", "call", "result", "cal"),
+      id: fc.oneof(fc.constantFrom("c1", "c2"), fc.string()),
+      tool: fc.oneof(fc.constantFrom("read_inbox", "send_email"), fc.string()),
+      args: fc.oneof(fc.dictionary(fc.string(), fc.jsonValue()), fc.jsonValue()),
+      content: fc.oneof(fc.string(), fc.jsonValue()),
+    }, { requiredKeys: ["type"] }).map((event) => JSON.stringify(event)),
+  );
+  const policy =
+    "version: 1\ntools:\n  read_inbox: {output: untrusted, on_tainted: allow}\n  send_email: {on_tainted: confirm}\n";
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(line, { maxLength: 8 }),
+      fc.array(fc.constantFrom("c1", "c2")),
+      async (lines, rulings) => {
+        const run = await replayConversation(pab, policy, lines.join("\n"), rulings);
+        if (run.error !== undefined) assert.equal(typeof run.error, "string");
+        for (const call of run.calls) assert.ok(["allow", "confirm", "block"].includes(call.outcome), call.outcome);
+      },
+    ),
+    { numRuns: 200 },
+  );
+});
+
+Deno.test("replayConversation() reads a JSONC policy", async () => {
+  const policy =
+    '{ "version": 1, // JSONC\n "tools": { "send_email": { "args": { "to": { "require": "trusted" } } } } }';
+  const run = await replayConversation(
+    pab,
+    policy,
+    '{"type":"call","id":"c1","tool":"send_email","args":{"to":"x@y.example"}}',
+    [],
+  );
+  assert.equal(run.error, undefined);
+  assert.deepEqual(run.calls.map((call) => call.reasons.map((reason) => reason.code)), [["invented-argument"]]);
 });

@@ -192,3 +192,37 @@ Deno.test("core bundle without the stand-ins fails closed in QuickJS, naming the
     assert.match(call.explanation, new RegExp(`the guard failed while deciding.*'(${names})' is not defined`));
   }
 });
+
+Deno.test("structuredClone stand-in keeps propose() deciding and running on its own copy in QuickJS", () => {
+  // The caller changes the arguments while the user is asked; the call must still run with what was decided.
+  const script = `import * as pab from "pab";
+const guard = new pab.Guard(pab.compilePolicy({
+  version: 1,
+  tools: { read_inbox: { output: "untrusted", on_tainted: "allow" }, send_email: { on_tainted: "confirm" } },
+}, "p.json"));
+guard.user("Mail alice@corp.example");
+guard.record("read_inbox", "hello");
+const args = { to: "alice@corp.example" };
+guard.propose("send_email", args, {
+  accept: true,
+  confirm: () => { args.to = "eve@attacker.example"; return true; },
+  run: (copy) => copy.to,
+}).then((result) => { globalThis.result = result.status + " " + result.value; }, (error) => { globalThis.result = String(error); });`;
+  const run = (withStructuredClone: boolean) => {
+    const vm = quickjs.newContext();
+    try {
+      vm.runtime.setModuleLoader((name) => name === "pab" ? core.code : { error: new Error(`no module "${name}"`) });
+      unwrap(vm, vm.evalCode(`(${installQuickJsShims.toString()})(globalThis)`));
+      if (!withStructuredClone) unwrap(vm, vm.evalCode("delete globalThis.structuredClone"));
+      unwrap(vm, vm.evalCode(script, "main.js", { type: "module" }));
+      vm.runtime.executePendingJobs();
+      return vm.getProp(vm.global, "result").consume((handle) => vm.dump(handle));
+    } finally {
+      vm.dispose();
+    }
+  };
+  assert.equal(run(true), "done alice@corp.example");
+  // With TextEncoder only, the guard catches the missing structuredClone and uses the caller's object: the call changes.
+  const bare = run(false);
+  if (bare !== "done alice@corp.example") assert.equal(bare, "done eve@attacker.example");
+});

@@ -38,12 +38,8 @@ export {
   makeLabel,
   PabError,
   type PartialLabel,
-  PolicyError,
-  type PolicyIssue,
-  RulingError,
-  SchemaError,
   type Trust,
-} from "../../mod.ts";
+} from "../../core/mod.ts";
 export {
   compilePolicy,
   type Decision,
@@ -57,11 +53,15 @@ export {
   type Note,
   type Outcome,
   type Policy,
+  PolicyError,
+  type PolicyIssue,
   type ProposeOptions,
   type ProposeResult,
   type Recovery,
   type RecoveryStep,
   type Ruling,
+  RulingError,
+  SchemaError,
   ToolCallDenied,
   withLabel,
-} from "../../mod.ts";
+} from "../../guard/mod.ts";

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { formatPartialLabel, formatRecovery, Guard, type GuardOptions, type Policy } from "../../mod.ts";
+import { formatPartialLabel } from "../../core/mod.ts";
+import { formatRecovery, Guard, type GuardOptions, type Policy } from "../../guard/mod.ts";
 import { type ReplayedCall, replayTrace, type ResultEvent, type Trace } from "../trace/mod.ts";
 import type { CallView, TimelineStep, TraceView } from "./report_view.ts";
 

@@ -38,17 +38,24 @@
  *
  * @module
  */
-export { type EffectStore, type Label, type LedgerEvent, makeLabel, PabError, type PartialLabel } from "./core/mod.ts";
+export {
+  type EffectStore,
+  formatPartialLabel,
+  type Label,
+  type LedgerEvent,
+  makeLabel,
+  PabError,
+  type PartialLabel,
+} from "./core/mod.ts";
 export {
   type ApproverRule,
   type CastFunction,
   compilePolicy,
-  type CompleteResult,
   type ConfirmFunction,
   type Decision,
   explainDecision,
+  formatRecovery,
   type Gap,
-  type GapCode,
   Guard,
   type GuardOptions,
   type Outcome,

@@ -222,7 +222,6 @@ guard.propose("send_email", args, {
     }
   };
   assert.equal(run(true), "done alice@corp.example");
-  // With TextEncoder only, the guard catches the missing structuredClone and uses the caller's object: the call changes.
-  const bare = run(false);
-  if (bare !== "done alice@corp.example") assert.equal(bare, "done eve@attacker.example");
+  // With TextEncoder only, the arguments cannot be copied, so the guard fails closed: the call never runs.
+  assert.equal(run(false), "blocked undefined");
 });

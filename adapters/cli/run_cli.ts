@@ -9,6 +9,7 @@ import { UsageError } from "./cli_error.ts";
 import { closestWord } from "./closest_word.ts";
 import type { Command } from "./command.ts";
 import { demoCommand } from "./demo.ts";
+import { generateCommand } from "./generate.ts";
 import type { Io } from "./io.ts";
 import { lintCommand } from "./lint.ts";
 import { reportError } from "./report_error.ts";
@@ -28,6 +29,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = Object.freeze({
   lint: lintCommand,
   demo: demoCommand,
   bench: benchCommand,
+  generate: generateCommand,
 });
 
 /**

@@ -5,10 +5,8 @@
  *
  * @module
  */
-import { Guard } from "../../../guard/guard.ts";
-import { parsePolicy } from "../../../guard/parse_policy.ts";
-import { ToolCallDenied } from "../../../guard/tool_call_denied.ts";
-import type { Trace, TraceEvent } from "../../trace/trace.ts";
+import { explainDecision, Guard, parsePolicy, ToolCallDenied } from "../../../guard/mod.ts";
+import type { Trace, TraceEvent } from "../../trace/mod.ts";
 import { DEMO_POLICY, DEMO_POLICY_SOURCE } from "./demo_policy.ts";
 import { makeDemoTools } from "./demo_tools.ts";
 import type { SentEmail } from "./mock_services.ts";
@@ -19,8 +17,9 @@ import { type AgentCall, findRecipients, runScriptedAgent } from "./scripted_age
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DEMO_SYSTEM } from "./run_demo.ts";
- * console.log(DEMO_SYSTEM.startsWith("You are an e-mail assistant")); // true
+ * assert.deepEqual(DEMO_SYSTEM.startsWith("You are an e-mail assistant"), true);
  * ```
  */
 export const DEMO_SYSTEM = "You are an e-mail assistant. Tools: read_inbox, fetch_page, send_email.";
@@ -30,8 +29,9 @@ export const DEMO_SYSTEM = "You are an e-mail assistant. Tools: read_inbox, fetc
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DEMO_REQUEST } from "./run_demo.ts";
- * console.log(DEMO_REQUEST.includes("alice@corp.example")); // true
+ * assert.deepEqual(DEMO_REQUEST.includes("alice@corp.example"), true);
  * ```
  */
 export const DEMO_REQUEST =
@@ -113,7 +113,7 @@ export interface DemoReport {
  * import { startMockServices } from "./mock_services.ts";
  * const services = startMockServices();
  * const report = await runDemo(services.url);
- * console.log(report.without.outbox.length, report.with.outbox.length); // 3 1
+ * assert.deepEqual([report.without.outbox.length, report.with.outbox.length], [3, 1]);
  * await services.close();
  * ```
  */
@@ -141,7 +141,7 @@ export async function runDemo(baseUrl: string): Promise<DemoReport> {
     confirm: (decision) => {
       // The user agrees to send only to the recipients they asked for.
       const confirmed = findRecipients(DEMO_REQUEST).includes(String(decision.args.to));
-      asked = { explanation: decision.explain(), confirmed };
+      asked = { explanation: explainDecision(decision), confirmed };
       return confirmed;
     },
   });
@@ -169,7 +169,12 @@ export async function runDemo(baseUrl: string): Promise<DemoReport> {
       return output;
     } catch (error) {
       if (error instanceof ToolCallDenied) {
-        withPab.push({ ...call, outcome: "denied", denied: error.decision.explain(), ...(asked ? { asked } : {}) });
+        withPab.push({
+          ...call,
+          outcome: "denied",
+          denied: explainDecision(error.decision),
+          ...(asked ? { asked } : {}),
+        });
       } else {
         withPab.push({ ...call, outcome: "failed", output: errorText(error) });
       }

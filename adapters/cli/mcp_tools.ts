@@ -6,6 +6,17 @@
  */
 import { IoError } from "./cli_error.ts";
 
+// Built at run time so that no module graph of cli.ts names the SDK: `deno task start` and the other commands never
+// download it (tests/release_test.ts checks); `pab generate --server` loads it on first use.
+const SDK = ["npm:@modelcontextprotocol", "sdk@1.32.2"].join("/");
+
+/** The part of the SDK's `Client` used here. */
+interface McpClient {
+  connect(transport: unknown): Promise<void>;
+  listTools(params: { cursor?: string }): Promise<{ tools: unknown[]; nextCursor?: string }>;
+  close(): Promise<void>;
+}
+
 /**
  * Start `command` (the program and its arguments) as an MCP server over
  * stdio, list its tools and stop it. The SDK is loaded only here, so other
@@ -22,12 +33,12 @@ import { IoError } from "./cli_error.ts";
 export async function listMcpServerTools(command: readonly string[], version: string): Promise<{ tools: unknown[] }> {
   const [program, ...args] = command;
   const shown = command.join(" ");
-  let client: { close(): Promise<void> } | undefined;
+  let client: McpClient | undefined;
   try {
     // Inside the try: the SDK reads the environment as it loads, which the sandbox may refuse.
-    const { Client } = await import("npm:@modelcontextprotocol/sdk@1.32.2/client/index.js");
-    const { StdioClientTransport } = await import("npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js");
-    const connected = new Client({ name: "pab generate", version });
+    const { Client } = await import(`${SDK}/client/index.js`);
+    const { StdioClientTransport } = await import(`${SDK}/client/stdio.js`);
+    const connected: McpClient = new Client({ name: "pab generate", version });
     client = connected;
     await connected.connect(new StdioClientTransport({ command: program, args, stderr: "ignore" }));
     const tools: unknown[] = [];

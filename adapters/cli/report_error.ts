@@ -43,8 +43,8 @@ export async function reportError(error: unknown, io: Pick<Io, "stderr">): Promi
  * ```ts
  * import assert from "node:assert/strict";
  * import { errorText } from "./report_error.ts";
- * import { PabError } from "../../core/mod.ts";
- * assert.equal(errorText(new PabError("ERR_X", "Cannot read \x1b[2J")), "Cannot read \\u{1b}[2J");
+ * import { UsageError } from "./cli_error.ts";
+ * assert.equal(errorText(new UsageError("Cannot read \x1b[2J")), "Cannot read \\u{1b}[2J");
  * assert.equal(errorText(new RangeError("boom")), "pab failed unexpectedly: RangeError: boom (please report this)");
  * ```
  */

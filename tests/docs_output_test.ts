@@ -1,0 +1,33 @@
+/**
+ * Every `$ deno task pab ...` example in README.md and traces/README.md prints
+ * exactly what the docs show, run with the pab task's flags.
+ */
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const PAB_TASK_FLAGS = ["--allow-net=localhost", "--allow-read", "--allow-write=/tmp/pab"];
+
+async function examplesOf(file: string): Promise<{ args: string[]; output: string }[]> {
+  const text = await Deno.readTextFile(`${ROOT}${file}`);
+  return [...text.matchAll(/```console\n\$ deno task pab (.*)\n([\s\S]*?)```/g)].map((match) => ({
+    args: match[1].trim().split(/\s+/),
+    output: match[2],
+  }));
+}
+
+for (const file of ["README.md", "traces/README.md"]) {
+  Deno.test(`${file}'s pab examples print what the document shows`, async () => {
+    const examples = await examplesOf(file);
+    assert.ok(examples.length > 0, `${file} has no "$ deno task pab" example`);
+    for (const { args, output } of examples) {
+      const result = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "--no-prompt", ...PAB_TASK_FLAGS, "cli.ts", ...args],
+        cwd: ROOT,
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(new TextDecoder().decode(result.stdout), output, `pab ${args.join(" ")}`);
+    }
+  });
+}

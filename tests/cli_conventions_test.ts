@@ -255,3 +255,27 @@ Deno.test("pab demo --record does not follow a symbolic link planted under /tmp/
     await Deno.remove(outside, { recursive: true });
   }
 });
+
+Deno.test("readInputText() returns any UTF-8 text intact across chunk edges and refuses any invalid byte sequence", async () => {
+  const { readInputText } = await import("../adapters/cli/read_input.ts");
+  await fc.assert(fc.asyncProperty(fc.string({ unit: "grapheme" }), async (text) => {
+    const { io } = memoryIo({ stdin: text });
+    assert.equal(await readInputText("-", io, { what: "trace" }), text);
+  }));
+  await fc.assert(fc.asyncProperty(fc.uint8Array({ maxLength: 64 }), async (bytes) => {
+    let valid = true;
+    try {
+      new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch {
+      valid = false;
+    }
+    const { io } = memoryIo({ binaryFiles: { "b.jsonl": bytes } });
+    const read = readInputText("b.jsonl", io, { what: "trace" });
+    if (valid) return void await read;
+    await assert.rejects(read, (error: Error & { code?: string }) => {
+      assert.equal(error.code, "ERR_CLI_ENCODING");
+      assert.match(error.message, /^[\x20-\x7e]*$/, "the message echoes no raw byte");
+      return true;
+    });
+  }));
+});

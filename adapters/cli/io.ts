@@ -57,10 +57,15 @@ export interface Io {
   /**
    * Open a file as a stream of bytes; `-` and `/dev/stdin` are standard input.
    * Rejects with the runtime's error (such as `Deno.errors.NotFound`).
+   * Optional, so that an Io written before it existed still works: without
+   * it, inputs are read with `readTextFile` and standard input is unavailable.
    */
-  openFile(path: string): Promise<ReadableStream<Uint8Array>>;
-  /** Every file under `path`, recursively and sorted, or `undefined` when `path` is not a folder. */
-  listFiles(path: string): Promise<readonly string[] | undefined>;
+  openFile?(path: string): Promise<ReadableStream<Uint8Array>>;
+  /**
+   * Every file under `path`, recursively and sorted, or `undefined` when
+   * `path` is not a folder. Optional: without it, no argument is a folder.
+   */
+  listFiles?(path: string): Promise<readonly string[] | undefined>;
   /**
    * Create a new UTF-8 text file and its missing folders. Refuses a path that
    * goes through a symbolic link and a file that already exists

@@ -61,7 +61,7 @@ export interface PolicyText {
  */
 export async function readPolicyText(
   path: string,
-  io: Pick<Io, "openFile">,
+  io: Pick<Io, "openFile" | "readTextFile">,
   maxBytes?: number,
 ): Promise<PolicyText> {
   const named = policyFormatOf(path);
@@ -88,7 +88,11 @@ export async function readPolicyText(
  * assert.deepEqual(Object.keys((await loadPolicyFile("p.yaml", io)).tools), ["read_inbox"]);
  * ```
  */
-export async function loadPolicyFile(path: string, io: Pick<Io, "openFile">, maxBytes?: number): Promise<Policy> {
+export async function loadPolicyFile(
+  path: string,
+  io: Pick<Io, "openFile" | "readTextFile">,
+  maxBytes?: number,
+): Promise<Policy> {
   const { text, format } = await readPolicyText(path, io, maxBytes);
   return parsePolicy(text, { source: path, format });
 }

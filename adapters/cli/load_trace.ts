@@ -43,7 +43,11 @@ export interface CheckedTrace {
  * assert.equal(checked.lines.get("c1"), 3);
  * ```
  */
-export async function loadTrace(path: string, io: Pick<Io, "openFile">, maxBytes?: number): Promise<CheckedTrace> {
+export async function loadTrace(
+  path: string,
+  io: Pick<Io, "openFile" | "readTextFile">,
+  maxBytes?: number,
+): Promise<CheckedTrace> {
   const text = await readInputText(path, io, { what: "trace", maxBytes });
   const source = isStdin(path) ? "-" : path;
   let trace: Trace;

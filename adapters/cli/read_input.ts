@@ -52,7 +52,7 @@ export async function expandInputs(
       found.push(path);
       continue;
     }
-    const inFolder = await io.listFiles(path);
+    const inFolder = await io.listFiles?.(path);
     if (inFolder) {
       const matching = inFolder.filter((file) => extensions.some((extension) => file.endsWith(extension)));
       if (!matching.length) {
@@ -64,7 +64,7 @@ export async function expandInputs(
     if (isGlob(path) && !(await exists(path, io))) {
       const base = globBase(path);
       const glob = globToRegExp(path);
-      const matching = ((await io.listFiles(base)) ?? []).filter((file) => glob.test(file.replace(/^\.\//, "")));
+      const matching = ((await io.listFiles?.(base)) ?? []).filter((file) => glob.test(file.replace(/^\.\//, "")));
       if (!matching.length) throw new IoError(`Cannot read ${what} "${path}": no file matches the pattern`);
       found.push(...matching);
       continue;
@@ -76,7 +76,7 @@ export async function expandInputs(
 
 async function exists(path: string, io: Pick<Io, "listFiles">): Promise<boolean> {
   const parent = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : ".";
-  return ((await io.listFiles(parent)) ?? []).some((file) => file.replace(/^\.\//, "") === path.replace(/^\.\//, ""));
+  return ((await io.listFiles?.(parent)) ?? []).some((file) => file.replace(/^\.\//, "") === path.replace(/^\.\//, ""));
 }
 
 /**
@@ -98,7 +98,7 @@ async function exists(path: string, io: Pick<Io, "listFiles">): Promise<boolean>
  */
 export async function readInputText(
   path: string,
-  io: Pick<Io, "openFile">,
+  io: Pick<Io, "openFile" | "readTextFile">,
   options: { readonly what: string; readonly maxBytes?: number },
 ): Promise<string> {
   const chunks: string[] = [];
@@ -123,14 +123,14 @@ export async function readInputText(
  */
 export async function* readInputChunks(
   path: string,
-  io: Pick<Io, "openFile">,
+  io: Pick<Io, "openFile" | "readTextFile">,
   options: { readonly what: string; readonly maxBytes?: number },
 ): AsyncGenerator<string> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const name = isStdin(path) ? "standard input" : `"${path}"`;
   let stream: ReadableStream<Uint8Array>;
   try {
-    stream = await io.openFile(path);
+    stream = io.openFile ? await io.openFile(path) : textStream(await io.readTextFile(path));
   } catch (error) {
     throw new IoError(`Cannot read ${options.what} ${name}: ${fileProblem(error)} (${readHint(error)})`);
   }
@@ -216,4 +216,15 @@ export function readHint(error: unknown): string {
   if (name === "NotCapable") return "run with --allow-read (deno task pab grants it)";
   if (name === "IsADirectory") return "name a file, or a folder of them for commands that read folders";
   return "check the file";
+}
+
+/** A stream of the text's UTF-8 bytes, for an Io that has no `openFile`. */
+function textStream(text: string): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
 }

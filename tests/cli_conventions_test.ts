@@ -28,6 +28,12 @@ async function pab(args: string[], options: MemoryIoOptions = {}) {
   return { code, stdout: memory.stdout(), stderr: memory.stderr() };
 }
 
+/** Plant a symbolic link as another process would (Deno.symlink needs unscoped permissions the test task does not grant). */
+async function plantSymlink(target: string, link: string): Promise<void> {
+  const output = await new Deno.Command("ln", { args: ["-s", target, link], stderr: "piped" }).output();
+  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+}
+
 async function runPab(args: string[], stdin?: string) {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--no-prompt", ...PAB_TASK_FLAGS, "cli.ts", ...args],
@@ -216,13 +222,13 @@ Deno.test("createFileExclusively() refuses a symbolic link planted in the folder
   const base = await Deno.makeTempDir();
   const outside = await Deno.makeTempDir();
   try {
-    await Deno.symlink(outside, `${base}/pab`);
+    await plantSymlink(outside, `${base}/pab`);
     await assert.rejects(createFileExclusively(`${base}/pab/demo.jsonl`, "x"), {
       code: "ERR_CLI_UNSAFE_PATH",
       message: `Cannot write "${base}/pab/demo.jsonl": "${base}/pab" is a symbolic link, and pab does not write ` +
         "through links (someone may have planted it; remove it, or write somewhere else)",
     });
-    await Deno.symlink(`${outside}/target`, `${base}/link.jsonl`);
+    await plantSymlink(`${outside}/target`, `${base}/link.jsonl`);
     await assert.rejects(createFileExclusively(`${base}/link.jsonl`, "x"), { code: "ERR_CLI_UNSAFE_PATH" });
     await assert.rejects(Deno.lstat(`${outside}/target`), Deno.errors.NotFound);
     assert.deepEqual([...Deno.readDirSync(outside)], []);
@@ -237,7 +243,7 @@ Deno.test("pab demo --record does not follow a symbolic link planted under /tmp/
   const outside = await Deno.makeTempDir();
   await Deno.mkdir("/tmp/pab", { recursive: true });
   try {
-    await Deno.symlink(outside, `/tmp/pab/${name}`);
+    await plantSymlink(outside, `/tmp/pab/${name}`);
     const result = await runPab(["demo", "--record", `/tmp/pab/${name}/demo.jsonl`]);
     assert.equal(result.code, 2);
     assert.equal(result.stdout, "");
@@ -251,7 +257,7 @@ Deno.test("pab demo --record does not follow a symbolic link planted under /tmp/
     assert.equal(await Deno.readTextFile(file), "keep me");
     await Deno.remove(file);
   } finally {
-    await Deno.remove(`/tmp/pab/${name}`);
+    await Deno.remove(`/tmp/pab/${name}`).catch(() => {});
     await Deno.remove(outside, { recursive: true });
   }
 });
@@ -278,4 +284,15 @@ Deno.test("readInputText() returns any UTF-8 text intact across chunk edges and 
       return true;
     });
   }));
+});
+
+Deno.test("pab bench trace-memory measures pab check's peak memory on a synthetic trace under /tmp/pab", async () => {
+  const result = await runPab(["bench", "trace-memory", "--mb", "1", "--json"]);
+  assert.equal(result.stderr, "");
+  assert.ok(result.code === 0 || result.code === 1, `exit ${result.code}`);
+  const json = JSON.parse(result.stdout);
+  assert.equal(json.schemaVersion, 1);
+  assert.ok(json.traceBytes >= 1e6 && json.calls > 100, result.stdout);
+  assert.ok(json.peakRssBytes > 0);
+  assert.deepEqual([...Deno.readDirSync("/tmp/pab")].filter((entry) => entry.name.startsWith("trace-memory-")), []);
 });

@@ -6,6 +6,7 @@
  */
 import { agentdojoBench } from "./bench_agentdojo.ts";
 import { officeBench } from "./bench_office.ts";
+import { traceMemoryBench } from "./bench_trace_memory.ts";
 import { UsageError } from "./cli_error.ts";
 import { closestWord } from "./closest_word.ts";
 import type { Command } from "./command.ts";
@@ -44,6 +45,7 @@ export interface Bench {
 export const BENCHES: Readonly<Record<string, Bench>> = Object.freeze({
   office: officeBench,
   agentdojo: agentdojoBench,
+  "trace-memory": traceMemoryBench,
 });
 
 /**

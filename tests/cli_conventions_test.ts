@@ -296,3 +296,34 @@ Deno.test("pab bench trace-memory measures pab check's peak memory on a syntheti
   assert.ok(json.peakRssBytes > 0);
   assert.deepEqual([...Deno.readDirSync("/tmp/pab")].filter((entry) => entry.name.startsWith("trace-memory-")), []);
 });
+
+Deno.test("pab check's text report has one decision line per call, whatever the ids, tools and values hold", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(
+        fc.record({
+          id: fc.string({ unit: "binary", minLength: 1 }),
+          tool: fc.string({ unit: "binary", minLength: 1 }),
+          key: fc.string({ unit: "binary" }),
+          value: fc.string({ unit: "binary" }),
+        }),
+        { minLength: 1, maxLength: 4 },
+      ),
+      async (calls) => {
+        const unique = calls.map((call, i) => ({ ...call, id: `${i}:${call.id}` }));
+        const trace = TRACE_HEADER +
+          unique.map((call) =>
+            JSON.stringify({ type: "call", id: call.id, tool: call.tool, args: { [call.key]: call.value } })
+          ).join("\n") + "\n";
+        const result = await pab(["check", "-p", "p.yaml", "t.jsonl"], {
+          files: { "t.jsonl": trace, "p.yaml": SMALL_POLICY },
+        });
+        if (result.code === 2) return; // a key the trace reader refuses (such as "__proto__") is an error, not a report
+        const lines = result.stdout.split("\n");
+        assert.equal(lines.filter((line) => /^(ALLOW|CONFIRM|BLOCK) /.test(line)).length, unique.length, result.stdout);
+        for (const line of lines) assert.doesNotMatch(line, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/);
+      },
+    ),
+    { numRuns: 60 },
+  );
+});

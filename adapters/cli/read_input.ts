@@ -23,8 +23,9 @@ export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 /**
  * Turn the paths a user named into the files to read: `-` and `/dev/stdin`
  * stay as they are (at most once); a folder becomes every file under it whose
- * name ends with one of `extensions`, recursively and sorted; a path that does
- * not exist but has glob characters is expanded. Throws `IoError` for a folder
+ * name ends with one of `extensions`, recursively and sorted; a path with glob
+ * characters (`*`, `?`, `[`, `{`) is expanded (quote it, so the shell leaves it
+ * to pab). Throws `IoError` for a folder
  * or glob that finds nothing; `what` names the inputs in the plural.
  *
  * @example
@@ -61,7 +62,7 @@ export async function expandInputs(
       found.push(...matching);
       continue;
     }
-    if (isGlob(path) && !(await exists(path, io))) {
+    if (isGlob(path)) {
       const base = globBase(path);
       const glob = globToRegExp(path);
       const matching = ((await io.listFiles?.(base)) ?? []).filter((file) => glob.test(file.replace(/^\.\//, "")));
@@ -72,11 +73,6 @@ export async function expandInputs(
     found.push(path);
   }
   return found;
-}
-
-async function exists(path: string, io: Pick<Io, "listFiles">): Promise<boolean> {
-  const parent = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : ".";
-  return ((await io.listFiles?.(parent)) ?? []).some((file) => file.replace(/^\.\//, "") === path.replace(/^\.\//, ""));
 }
 
 /**

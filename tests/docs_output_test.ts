@@ -31,3 +31,27 @@ for (const file of ["README.md", "traces/README.md"]) {
     }
   });
 }
+
+Deno.test("README's `deno task pab` command lines in sh blocks run as written", async () => {
+  const readme = await Deno.readTextFile(`${ROOT}README.md`);
+  const lines = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((block) =>
+    block[1].split("\n").filter((line) => line.startsWith("deno task pab "))
+  );
+  assert.ok(lines.length >= 2, "the README has runnable pab lines");
+  for (const line of lines) {
+    const args = line.slice("deno task pab ".length).trim().split(/\s+/);
+    const out = args.includes("--out") ? args[args.indexOf("--out") + 1] : undefined;
+    if (out) await Deno.remove(out).catch(() => {});
+    try {
+      const result = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "--no-prompt", ...PAB_TASK_FLAGS, "cli.ts", ...args],
+        cwd: ROOT,
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.notEqual(result.code, 2, `${line}: ${new TextDecoder().decode(result.stderr)}`);
+    } finally {
+      if (out) await Deno.remove(out).catch(() => {});
+    }
+  }
+});

@@ -97,9 +97,26 @@ export async function readInputText(
   io: Pick<Io, "openFile" | "readTextFile">,
   options: { readonly what: string; readonly maxBytes?: number },
 ): Promise<string> {
-  const chunks: string[] = [];
-  for await (const chunk of readInputChunks(path, io, options)) chunks.push(chunk);
-  return chunks.join("");
+  // Bytes first, decoded once: the text is held once, not also as pieces and their join.
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of readInputBytes(path, io, options)) {
+    chunks.push(chunk);
+    length += chunk.length;
+  }
+  const bytes = chunks.length === 1 ? chunks[0] : new Uint8Array(length);
+  if (chunks.length !== 1) {
+    let at = 0;
+    for (const chunk of chunks.splice(0)) {
+      bytes.set(chunk, at);
+      at += chunk.length;
+    }
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw notUtf8(options.what, nameOf(path), firstInvalidByte(bytes));
+  }
 }
 
 /**
@@ -122,15 +139,37 @@ export async function* readInputChunks(
   io: Pick<Io, "openFile" | "readTextFile">,
   options: { readonly what: string; readonly maxBytes?: number },
 ): AsyncGenerator<string> {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let read = 0;
+  for await (const chunk of readInputBytes(path, io, options)) {
+    try {
+      yield decoder.decode(chunk, { stream: true });
+    } catch {
+      throw notUtf8(options.what, nameOf(path), read + firstInvalidByte(chunk));
+    }
+    read += chunk.length;
+  }
+  try {
+    yield decoder.decode();
+  } catch {
+    throw notUtf8(options.what, nameOf(path), read);
+  }
+}
+
+/** The input's bytes, chunk by chunk, stopping with `InputTooLargeError` past the limit. */
+async function* readInputBytes(
+  path: string,
+  io: Pick<Io, "openFile" | "readTextFile">,
+  options: { readonly what: string; readonly maxBytes?: number },
+): AsyncGenerator<Uint8Array> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const name = isStdin(path) ? "standard input" : `"${path}"`;
+  const name = nameOf(path);
   let stream: ReadableStream<Uint8Array>;
   try {
     stream = io.openFile ? await io.openFile(path) : textStream(await io.readTextFile(path));
   } catch (error) {
     throw new IoError(`Cannot read ${options.what} ${name}: ${fileProblem(error)} (${readHint(error)})`);
   }
-  const decoder = new TextDecoder("utf-8", { fatal: true });
   let read = 0;
   const reader = stream.getReader();
   try {
@@ -141,29 +180,23 @@ export async function* readInputChunks(
       } catch (error) {
         throw new IoError(`Cannot read ${options.what} ${name}: ${fileProblem(error)} (${readHint(error)})`);
       }
-      if (result.done) break;
-      const chunk = result.value;
-      if (read + chunk.length > maxBytes) {
+      if (result.done) return;
+      read += result.value.length;
+      if (read > maxBytes) {
         throw new InputTooLargeError(
           `Cannot read ${options.what} ${name}: it is larger than --max-bytes ${maxBytes} ` +
             `(raise --max-bytes, or split the ${options.what})`,
         );
       }
-      try {
-        yield decoder.decode(chunk, { stream: true });
-      } catch {
-        throw notUtf8(options.what, name, read + firstInvalidByte(chunk));
-      }
-      read += chunk.length;
-    }
-    try {
-      yield decoder.decode();
-    } catch {
-      throw notUtf8(options.what, name, read);
+      yield result.value;
     }
   } finally {
     await reader.cancel().catch(() => {});
   }
+}
+
+function nameOf(path: string): string {
+  return isStdin(path) ? "standard input" : `"${path}"`;
 }
 
 function notUtf8(what: string, name: string, offset: number): EncodingError {

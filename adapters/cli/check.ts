@@ -4,8 +4,7 @@
  *
  * @module
  */
-import type { CastFunction, GuardOptions, Policy } from "../../guard/mod.ts";
-import type { ApproverRule } from "../../guard/mod.ts";
+import type { ApproverRule, CastFunction, GuardOptions, Policy } from "../../guard/mod.ts";
 import { replayTrace } from "../trace/mod.ts";
 import { UsageError } from "./cli_error.ts";
 import type { Command } from "./command.ts";

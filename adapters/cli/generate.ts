@@ -3,7 +3,6 @@
  *
  * @module
  */
-import config from "../../deno.json" with { type: "json" };
 import { IoError } from "./cli_error.ts";
 import type { Command } from "./command.ts";
 import { defineCommand } from "./define_command.ts";
@@ -84,7 +83,7 @@ The draft passes pab lint; it is a start, not a review.`,
     let source: string;
     if (input.flag("server")) {
       source = `MCP server "${input.positionals.join(" ")}"`;
-      value = await listMcpServerTools(input.positionals, config.version);
+      value = await listMcpServerTools(input.positionals);
     } else {
       if (rest.length) {
         throw new IoError(`Cannot read tool definitions: name one SOURCE file, got ${input.positionals.length}`);

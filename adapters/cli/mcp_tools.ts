@@ -27,10 +27,10 @@ interface McpClient {
  * @example Draft a policy from the memory server (needs the network to npm once)
  * ```ts ignore
  * import { listMcpServerTools } from "./mcp_tools.ts";
- * const tools = await listMcpServerTools(["npx", "-y", "@modelcontextprotocol/server-memory"], "0.1.0");
+ * const tools = await listMcpServerTools(["npx", "-y", "@modelcontextprotocol/server-memory"]);
  * ```
  */
-export async function listMcpServerTools(command: readonly string[], version: string): Promise<{ tools: unknown[] }> {
+export async function listMcpServerTools(command: readonly string[]): Promise<{ tools: unknown[] }> {
   const [program, ...args] = command;
   const shown = command.join(" ");
   let client: McpClient | undefined;
@@ -38,7 +38,7 @@ export async function listMcpServerTools(command: readonly string[], version: st
     // Inside the try: the SDK reads the environment as it loads, which the sandbox may refuse.
     const { Client } = await import(`${SDK}/client/index.js`);
     const { StdioClientTransport } = await import(`${SDK}/client/stdio.js`);
-    const connected: McpClient = new Client({ name: "pab generate", version });
+    const connected: McpClient = new Client({ name: "pab generate", version: "1" });
     client = connected;
     await connected.connect(new StdioClientTransport({ command: program, args, stderr: "ignore" }));
     const tools: unknown[] = [];

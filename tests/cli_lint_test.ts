@@ -67,3 +67,43 @@ Deno.test("pab lint accepts the demo policy", async () => {
   const result = await pab(["lint", path], { [path]: await Deno.readTextFile(new URL(`../${path}`, import.meta.url)) });
   assert.deepEqual(result, { code: 0, stdout: `ok: ${path} (4 tools)\n`, stderr: "" });
 });
+
+Deno.test("pab lint --json lists schema and semantic issues of every policy in one pass", async () => {
+  const bad = "version: 1\nreaders: {groups: [corp]}\ntools:\n  a: {on_taint: confirm}\n  b: {recipients: [nowhere]}\n";
+  const result = await pab(["lint", "--json", "a.yaml", "bad.yaml", "gone.yaml"], {
+    "a.yaml": GOOD_YAML,
+    "bad.yaml": bad,
+  });
+  assert.equal(result.code, 2);
+  assert.equal(result.stderr, "");
+  const json = JSON.parse(result.stdout);
+  assert.equal(json.schemaVersion, 1);
+  assert.deepEqual(json.policies[0], { file: "a.yaml", ok: true, tools: 2, issues: [] });
+  assert.deepEqual(json.policies[1].issues, [
+    { kind: "schema", path: "tools.a.on_taint", message: 'unknown key "on_taint"', hint: 'did you mean "on_tainted"?' },
+    {
+      kind: "semantic",
+      path: "readers.groups",
+      message: 'the unknown-address group "public" is not in readers.groups',
+      hint: 'add "public" to readers.groups, or set readers.unknown to one of "corp"',
+    },
+    {
+      kind: "semantic",
+      path: "tools.b.recipients.0",
+      message: 'undefined reader group "nowhere"',
+      hint: 'define "nowhere" under readers.groups, or use one of "corp"',
+    },
+  ]);
+  assert.equal(json.policies[2].ok, false);
+  assert.equal(json.policies[2].issues[0].kind, "io");
+  assert.match(json.policies[2].issues[0].message, /^Cannot read policy "gone\.yaml": no such file or directory/);
+  const text = await pab(["lint", "bad.yaml"], { "bad.yaml": bad });
+  assert.match(text.stderr, /^error: Cannot load policy "bad\.yaml": 3 issues\n/);
+});
+
+Deno.test("pab lint reads a policy from standard input and escapes control characters in keys", async () => {
+  const memory = memoryIo({ stdin: 'version: 1\ntools:\n  "x\\nok: fake.yaml (9 tools)": {alow: 1}\n' });
+  assert.equal(await runCli(["lint", "-"], memory.io, { version: "0" }), 2);
+  assert.equal(memory.stderr().split("\n").length, 3, memory.stderr());
+  assert.match(memory.stderr(), /x\\nok: fake\.yaml \(9 tools\)\.alow: unknown key "alow"/);
+});

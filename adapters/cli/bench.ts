@@ -4,21 +4,24 @@
  *
  * @module
  */
-import { closestWord } from "../../core/mod.ts";
 import { agentdojoBench } from "./bench_agentdojo.ts";
 import { officeBench } from "./bench_office.ts";
+import { traceMemoryBench } from "./bench_trace_memory.ts";
 import { UsageError } from "./cli_error.ts";
+import { closestWord } from "../../core/mod.ts";
 import type { Command } from "./command.ts";
+import { type CommandDef, defineCommand } from "./define_command.ts";
 import type { Io } from "./io.ts";
-import { reportError } from "./report_error.ts";
 
 /**
  * A benchmark `pab bench NAME` can run.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import type { Bench } from "./bench.ts";
  * const tiny: Bench = { summary: "A tiny benchmark", run: () => Promise.resolve(0) };
+ * assert.equal(tiny.summary, "A tiny benchmark");
  * ```
  */
 export interface Bench {
@@ -34,13 +37,15 @@ export interface Bench {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { BENCHES } from "./bench.ts";
- * console.log(Object.keys(BENCHES)); // the names `pab bench` accepts
+ * assert.ok(Object.hasOwn(BENCHES, "office"));
  * ```
  */
 export const BENCHES: Readonly<Record<string, Bench>> = Object.freeze({
   office: officeBench,
   agentdojo: agentdojoBench,
+  "trace-memory": traceMemoryBench,
 });
 
 /**
@@ -49,17 +54,18 @@ export const BENCHES: Readonly<Record<string, Bench>> = Object.freeze({
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { benchCommand } from "./bench.ts";
  * import { memoryIo } from "./memory_io.ts";
  * const memory = memoryIo();
- * console.log(await benchCommand.run(["nope"], memory.io)); // 2
+ * assert.equal(await benchCommand.run(["nope"], memory.io), 2);
  * ```
  */
 export const benchCommand: Command = {
   name: "bench",
   summary: "Run a benchmark (pab bench --help lists them)",
   get help() {
-    return helpFor(BENCHES);
+    return defineCommand(benchDef(BENCHES)).help;
   },
   run: (args, io) => runBench(args, io, BENCHES),
 };
@@ -69,52 +75,46 @@ export const benchCommand: Command = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runBench } from "./bench.ts";
  * import { memoryIo } from "./memory_io.ts";
  * const memory = memoryIo();
- * const benches = { tiny: { summary: "A tiny benchmark", run: async () => 0 } };
- * console.log(await runBench(["tiny"], memory.io, benches)); // 0
+ * const benches = { tiny: { summary: "A tiny benchmark", run: () => Promise.resolve(0) } };
+ * assert.equal(await runBench(["tiny"], memory.io, benches), 0);
  * ```
  */
-export async function runBench(args: string[], io: Io, benches: Readonly<Record<string, Bench>>): Promise<number> {
-  try {
-    const [name, ...rest] = args;
-    if (name === "--help" || name === "-h") {
-      await io.stdout.write(helpFor(benches));
-      return 0;
-    }
-    if (name === undefined) throw new UsageError(`name a benchmark: ${listOf(benches)}`, "bench");
-    if (!Object.hasOwn(benches, name)) {
-      const guess = closestWord(name, Object.keys(benches));
-      throw new UsageError(
-        `unknown benchmark "${name}"${guess ? ` (did you mean "${guess}"?)` : ""}; ${listOf(benches)}`,
-        "bench",
-      );
-    }
-    return await benches[name].run(rest, io);
-  } catch (error) {
-    return await reportError(error, io);
-  }
+export function runBench(args: string[], io: Io, benches: Readonly<Record<string, Bench>>): Promise<number> {
+  return defineCommand(benchDef(benches)).run(args, io);
 }
 
-function listOf(benches: Readonly<Record<string, Bench>>): string {
-  const names = Object.keys(benches);
-  return names.length ? `the benchmarks are ${names.join(", ")}` : "no benchmarks are registered in this build";
-}
-
-function helpFor(benches: Readonly<Record<string, Bench>>): string {
+function benchDef(benches: Readonly<Record<string, Bench>>): CommandDef {
   const names = Object.keys(benches);
   const width = Math.max(0, ...names.map((name) => name.length));
   const list = names.length
     ? names.map((name) => `  ${name.padEnd(width)}  ${benches[name].summary}`).join("\n")
     : "  (none are registered in this build)";
-  return `Usage: pab bench NAME [OPTIONS]
+  return {
+    name: "bench",
+    summary: "Run a benchmark (pab bench --help lists them)",
+    description: `Run a benchmark. pab bench NAME --help shows its options.\n\nBenchmarks:\n${list}`,
+    options: {},
+    arguments: { name: "NAME", min: 1, max: Infinity, rest: true, missing: `name a benchmark: ${listOf(benches)}` },
+    exitCodes: "those of the benchmark; 2 when NAME is missing or unknown.",
+    async run(input, io) {
+      const [name, ...rest] = input.positionals;
+      if (!Object.hasOwn(benches, name)) {
+        const guess = closestWord(name, names);
+        throw new UsageError(
+          `unknown benchmark "${name}"${guess ? ` (did you mean "${guess}"?)` : ""}; ${listOf(benches)}`,
+          "bench",
+        );
+      }
+      return await benches[name].run(rest, io);
+    },
+  };
+}
 
-Run a benchmark. pab bench NAME --help shows its options.
-
-Benchmarks:
-${list}
-
-Exit codes: those of the benchmark; 2 when NAME is missing or unknown.
-`;
+function listOf(benches: Readonly<Record<string, Bench>>): string {
+  const names = Object.keys(benches);
+  return names.length ? `the benchmarks are ${names.join(", ")}` : "no benchmarks are registered in this build";
 }

@@ -4,57 +4,24 @@
  *
  * @module
  */
-import { TraceError } from "../trace/mod.ts";
 import type { ApproverRule, CastFunction, GuardOptions, Policy } from "../../guard/mod.ts";
-import { readTrace, type ReplayedCall, replayTrace, type Trace } from "../trace/mod.ts";
-import { IoError, UsageError } from "./cli_error.ts";
+import { replayTrace } from "../trace/mod.ts";
+import { UsageError } from "./cli_error.ts";
 import type { Command } from "./command.ts";
-import { formatCall } from "./format_call.ts";
-import { fileProblem, type Io } from "./io.ts";
-import { loadPolicyFile, readHint } from "./load_policy.ts";
-import { parseArgs } from "./parse_args.ts";
-import { reportError } from "./report_error.ts";
-import { type Style, styleFor } from "./style.ts";
-
-const HELP = `Usage: pab check --policy FILE [--json] TRACE...
-
-Replay recorded conversations through a policy and print pab's decision for
-every tool call in them, as a guard would have decided it live.
-
-TRACE is a pab trace (JSONL with a {"pab":"trace",...} header; see
-traces/README.md) or an OpenAI chat-completions message log (a JSON array of
-messages, or an object with "messages"). The format is told from the content.
-
-Output: one line per tool call, then the decision's reasons, indented:
-
-  ALLOW   TRACE#ID TOOL(ARGS)
-  BLOCK   TRACE#ID TOOL(ARGS)
-    - [CODE] why, naming the argument, the value and the source
-    way to yes: what would make the call allowed, or why nothing can
-
-TRACE is the trace's id (a pab trace's header id, or the file name of an
-OpenAI log) and ID the tool call's own id. CONFIRM means the user may allow the
-call; BLOCK means only an approver, or a different situation, can.
-
-Options:
-  -p, --policy FILE  The policy (.yaml, .yml, .json or .jsonc); required
-      --json         Print {"schemaVersion":1,"calls":[{"trace","id","tool",
-                     "args","decision","reasons":[{"code","message"}]}]}
-  -h, --help         Show this help
-
-Approver rules and casts are code, not policy: pab check lists an approver
-named in the policy as a way to yes without asking it, and settles data from an
-unlabelled tool with the strictest label (nobody may read it; suspicious).
-
-Exit codes: 0 every call is allowed; 1 a call is blocked or needs confirmation;
-2 bad usage, or a policy, trace or file that cannot be read.
-`;
+import { defineCommand } from "./define_command.ts";
+import { isStdin } from "./io.ts";
+import { loadPolicyFile } from "./load_policy.ts";
+import { type CheckedTrace, loadTrace } from "./load_trace.ts";
+import { renderCheckJson, renderCheckText } from "./render_check.ts";
+import { DEFAULT_MAX_BYTES, expandInputs } from "./read_input.ts";
+import { styleFor } from "./style.ts";
 
 /**
  * `pab check`: replay traces through a policy and print each call's decision.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkCommand } from "./check.ts";
  * import { memoryIo } from "./memory_io.ts";
  * const memory = memoryIo({
@@ -63,59 +30,81 @@ Exit codes: 0 every call is allowed; 1 a call is blocked or needs confirmation;
  *     "t.jsonl": '{"pab":"trace","schemaVersion":1,"id":"t"}\n{"type":"call","id":"c1","tool":"read_inbox","args":{}}\n',
  *   },
  * });
- * console.log(await checkCommand.run(["--policy", "p.yaml", "t.jsonl"], memory.io)); // 0
- * console.log(memory.stdout()); // "ALLOW   t#c1 read_inbox()\n1 call in 1 trace: 1 allowed\n"
+ * assert.equal(await checkCommand.run(["--policy", "p.yaml", "t.jsonl"], memory.io), 0);
+ * assert.equal(memory.stdout(), "ALLOW   t#c1 read_inbox()\n1 call in 1 trace: 1 allowed\n");
  * ```
  */
-export const checkCommand: Command = {
+export const checkCommand: Command = defineCommand({
   name: "check",
   summary: "Replay traces through a policy and print the decision for every tool call",
-  help: HELP,
-  run: check,
-};
+  description: `Replay recorded conversations through a policy and print pab's decision for
+every tool call in them, as a guard would have decided it live.
 
-async function check(args: string[], io: Io): Promise<number> {
-  try {
-    const { values, positionals } = parseArgs(args, {
-      policy: { type: "string", short: "p" },
-      json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    }, "check");
-    if (values.help) {
-      await io.stdout.write(HELP);
-      return 0;
+TRACE is a pab trace (JSONL with a {"pab":"trace",...} header; see
+traces/README.md) or an OpenAI chat-completions message log (a JSON array of
+messages, or an object with "messages"). The format is told from the content.
+TRACE may be "-" or /dev/stdin (standard input), a folder (every .jsonl and
+.json file under it), or a quoted glob such as 'traces/**/*.jsonl'.
+
+Output: one line per tool call, then the decision's reasons, indented:
+
+  ALLOW   TRACE#ID TOOL(ARGS)
+  BLOCK   TRACE#ID TOOL(ARGS)
+    - [CODE] why, naming the argument, the value and the source
+    + ARG='VALUE' comes from SOURCE (the sources that vouched for a value)
+    note [CODE]: a remark that did not change the decision
+    way to yes: what would make the call allowed, or why nothing can
+
+TRACE is the trace's id (a pab trace's header id, or the file name of an
+OpenAI log) and ID the tool call's own id. CONFIRM means the user may allow the
+call; BLOCK means only an approver, or a different situation, can. Control
+characters in ids and values are shown escaped (\\n, \\u{1b}).`,
+  options: {
+    policy: {
+      type: "string",
+      short: "p",
+      value: "FILE",
+      required: true,
+      description: 'The policy (.yaml, .yml, .json or .jsonc, or "-" for standard input)',
+    },
+    json: {
+      type: "boolean",
+      description: 'Print {"schemaVersion":1,"policy","calls":[{"trace","file","line","id",\n' +
+        '"tool","args","decision","reasons","vouching","notes","wayToYes"}],"summary"}',
+    },
+    "max-bytes": {
+      type: "integer",
+      value: "N",
+      default: DEFAULT_MAX_BYTES,
+      description: "Refuse a policy or trace larger than N bytes",
+    },
+  },
+  arguments: { name: "TRACE", min: 1, max: Infinity, missing: "name at least one trace file" },
+  notes: `Approver rules and casts are code, not policy: pab check lists an approver
+named in the policy as a way to yes without asking it, and settles data from an
+unlabelled tool with the strictest label (nobody may read it; suspicious).`,
+  exitCodes: `0 every call is allowed; 1 a call is blocked or needs confirmation;
+2 bad usage, or a policy, trace or file that cannot be read.`,
+  async run(input, io) {
+    const policyPath = input.string("policy")!;
+    const maxBytes = input.integer("max-bytes");
+    const paths = await expandInputs(input.positionals, io, "traces", [".jsonl", ".json"]);
+    if (isStdin(policyPath) && paths.some(isStdin)) {
+      throw new UsageError("the policy and a trace cannot both come from standard input", "check");
     }
-    if (typeof values.policy !== "string") throw new UsageError("missing --policy FILE", "check");
-    if (!positionals.length) throw new UsageError("name at least one trace file", "check");
     // Read everything first, so that bad input prints nothing on stdout.
-    const policy = await loadPolicyFile(values.policy, io);
-    const traces: Trace[] = [];
-    for (const path of positionals) traces.push(await loadTrace(path, io));
-    const calls: ReplayedCall[] = [];
+    const policy = await loadPolicyFile(policyPath, io, maxBytes);
+    const traces: CheckedTrace[] = [];
+    for (const path of paths) traces.push(await loadTrace(path, io, maxBytes));
+    const replays = [];
     for (const trace of traces) {
-      calls.push(...(await replayTrace(trace, policy, { guard: offlineGuardOptions(policy) })).calls);
+      replays.push({ trace, replay: await replayTrace(trace.trace, policy, { guard: offlineGuardOptions(policy) }) });
     }
-    await io.stdout.write(values.json ? renderJson(calls) : renderText(calls, traces.length, styleFor(io)));
-    return calls.every((call) => call.decision === "allow") ? 0 : 1;
-  } catch (error) {
-    return await reportError(error, io);
-  }
-}
-
-async function loadTrace(path: string, io: Io): Promise<Trace> {
-  let text: string;
-  try {
-    text = await io.readTextFile(path);
-  } catch (error) {
-    throw new IoError(`Cannot read trace "${path}": ${fileProblem(error)} (${readHint(error)})`);
-  }
-  try {
-    return readTrace(text, { source: path });
-  } catch (error) {
-    if (error instanceof TraceError) throw error;
-    throw new TraceError(`Cannot read trace ${path}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
+    const report = { policyPath, policy, replays };
+    await io.stdout.write(input.flag("json") ? renderCheckJson(report) : renderCheckText(report, styleFor(io)));
+    return replays.every(({ replay }) => replay.calls.every((call) => call.decision === "allow")) ? 0 : 1;
+  },
+});
 
 /**
  * Approver rules and casts live in code, so a replay from the command line
@@ -133,48 +122,4 @@ function offlineGuardOptions(policy: Policy): GuardOptions {
     };
   }
   return { approvers, casts };
-}
-
-function renderText(calls: readonly ReplayedCall[], traceCount: number, style: Style): string {
-  const lines: string[] = [];
-  const counts = { allow: 0, confirm: 0, block: 0 };
-  for (const call of calls) {
-    counts[call.decision]++;
-    const word = call.decision.toUpperCase().padEnd(7);
-    const painted = call.decision === "allow"
-      ? style.green(word)
-      : call.decision === "confirm"
-      ? style.yellow(word)
-      : style.red(word);
-    lines.push(`${painted} ${call.trace}#${call.id} ${formatCall(call.tool, call.args)}`);
-    for (const line of call.explanation.split("\n").slice(1)) lines.push(`  ${line}`);
-  }
-  const parts = [
-    counts.allow ? `${counts.allow} allowed` : "",
-    counts.confirm ? `${counts.confirm} to confirm` : "",
-    counts.block ? `${counts.block} blocked` : "",
-  ].filter(Boolean);
-  lines.push(
-    `${plural(calls.length, "call")} in ${plural(traceCount, "trace")}${parts.length ? `: ${parts.join(", ")}` : ""}`,
-  );
-  return lines.join("\n") + "\n";
-}
-
-function renderJson(calls: readonly ReplayedCall[]): string {
-  const data = {
-    schemaVersion: 1,
-    calls: calls.map((call) => ({
-      trace: call.trace,
-      id: call.id,
-      tool: call.tool,
-      args: call.args,
-      decision: call.decision,
-      reasons: call.reasons.map((reason) => ({ code: reason.code, message: reason.message })),
-    })),
-  };
-  return JSON.stringify(data, null, 2) + "\n";
-}
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
 }

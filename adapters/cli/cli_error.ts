@@ -1,6 +1,7 @@
 /**
  * Errors a command reports and exits 2 for: bad usage, or input it cannot
- * read. They are local to the CLI; the message is ready to print.
+ * read or output it cannot write. They are local to the CLI; the message is
+ * ready to print.
  *
  * @module
  */
@@ -12,9 +13,10 @@ import { PabError } from "../../core/mod.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { UsageError } from "./cli_error.ts";
  * const error = new UsageError("missing --policy FILE", "check");
- * console.log(error.code, error.command); // "ERR_CLI_USAGE" "check"
+ * assert.deepEqual([error.code, error.command], ["ERR_CLI_USAGE", "check"]);
  * ```
  */
 export class UsageError extends PabError {
@@ -35,9 +37,10 @@ export class UsageError extends PabError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { IoError } from "./cli_error.ts";
  * const error = new IoError('Cannot read policy "p.yaml": no such file or directory (check the path)');
- * console.log(error.code); // "ERR_CLI_IO"
+ * assert.equal(error.code, "ERR_CLI_IO");
  * ```
  */
 export class IoError extends PabError {
@@ -45,5 +48,62 @@ export class IoError extends PabError {
   constructor(message: string) {
     super("ERR_CLI_IO", message);
     this.name = "IoError";
+  }
+}
+
+/**
+ * An input is not valid UTF-8 text. The message names the file and the byte
+ * offset, and never echoes the bytes themselves.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { EncodingError } from "./cli_error.ts";
+ * assert.equal(new EncodingError('Cannot read trace "t.jsonl": not valid UTF-8').code, "ERR_CLI_ENCODING");
+ * ```
+ */
+export class EncodingError extends PabError {
+  /** Make an encoding error. */
+  constructor(message: string) {
+    super("ERR_CLI_ENCODING", message);
+    this.name = "EncodingError";
+  }
+}
+
+/**
+ * An input is larger than `--max-bytes` allows. Reading stops at the limit.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { InputTooLargeError } from "./cli_error.ts";
+ * assert.equal(new InputTooLargeError('Cannot read trace "big.jsonl": more than 10 bytes').code, "ERR_CLI_TOO_LARGE");
+ * ```
+ */
+export class InputTooLargeError extends PabError {
+  /** Make a too-large error. */
+  constructor(message: string) {
+    super("ERR_CLI_TOO_LARGE", message);
+    this.name = "InputTooLargeError";
+  }
+}
+
+/**
+ * A write was refused because its path goes through a symbolic link, or the
+ * file already exists: pab creates output files only anew, and never follows
+ * a link someone may have planted.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { UnsafePathError } from "./cli_error.ts";
+ * assert.equal(new UnsafePathError('Cannot write "/tmp/pab/x": "/tmp/pab" is a symbolic link').code, "ERR_CLI_UNSAFE_PATH");
+ * ```
+ */
+export class UnsafePathError extends PabError {
+  /** Make an unsafe-path error. */
+  constructor(message: string) {
+    super("ERR_CLI_UNSAFE_PATH", message);
+    this.name = "UnsafePathError";
   }
 }

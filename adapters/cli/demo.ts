@@ -4,20 +4,34 @@
  * @module
  */
 import { formatTrace } from "../trace/mod.ts";
-import { IoError, UsageError } from "./cli_error.ts";
+import { IoError, UnsafePathError } from "./cli_error.ts";
 import type { Command } from "./command.ts";
 import { DEMO_POLICY } from "./demo/demo_policy.ts";
 import { type MockServices, startMockServices } from "./demo/mock_services.ts";
 import { renderDemo } from "./demo/render_demo.ts";
 import { runDemo } from "./demo/run_demo.ts";
+import { type CommandInput, defineCommand } from "./define_command.ts";
+import { escapeControl } from "./escape_text.ts";
 import { fileProblem, type Io } from "./io.ts";
-import { parseArgs } from "./parse_args.ts";
-import { reportError } from "./report_error.ts";
 import { styleFor } from "./style.ts";
 
-const HELP = `Usage: pab demo [--record FILE] [--print-policy]
-
-The e-mail hijack, end to end and for real. pab starts a mock server on
+/**
+ * `pab demo`: run the hijack without and with pab against a mock server.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { demoCommand } from "./demo.ts";
+ * import { memoryIo } from "./memory_io.ts";
+ * const memory = memoryIo();
+ * assert.equal(await demoCommand.run(["--print-policy"], memory.io), 0);
+ * assert.ok(memory.stdout().includes("send_email:"));
+ * ```
+ */
+export const demoCommand: Command = defineCommand({
+  name: "demo",
+  summary: "Run the e-mail hijack against a mock inbox and web page, without and with pab",
+  description: `The e-mail hijack, end to end and for real. pab starts a mock server on
 localhost that serves an inbox and an intranet page, each planting an
 attacker's instruction, and a mail server's outbox. A scripted agent that
 obeys every instruction it reads fetches them over HTTP and sends e-mail.
@@ -25,74 +39,46 @@ obeys every instruction it reads fetches them over HTTP and sends e-mail.
 It runs twice: without pab (the attacker's e-mails reach the outbox), and with
 pab and the demo policy (the hijacked send_email calls are blocked, each with
 its reasons; the summary the user asked for goes to alice@corp.example once
-the user confirms it). Then it prints both runs side by side.
-
-Options:
-      --record FILE   Also save the run with pab as a pab trace. Replay it with
-                      pab check --policy traces/examples/demo.policy.yaml FILE
-      --print-policy  Print the demo policy and exit
-  -h, --help          Show this help
-
-Needs --allow-net=localhost, and for --record, write access to FILE
-(deno task pab grants localhost, and writes only under /tmp/pab).
-
-Exit codes: 0 pab stopped every hijacked call and let the legitimate one
+the user confirms it). Then it prints both runs side by side.`,
+  options: {
+    record: {
+      type: "string",
+      value: "FILE",
+      description: "Also save the run with pab as a pab trace, in a new file. Replay it with\n" +
+        "pab check --policy traces/examples/demo.policy.yaml FILE",
+    },
+    "print-policy": { type: "boolean", description: "Print the demo policy and exit" },
+  },
+  notes: `Needs --allow-net=localhost, and for --record, write access to FILE
+(deno task pab grants localhost, and writes only under /tmp/pab). pab creates
+FILE anew: it refuses a file that exists and a path through a symbolic link.`,
+  exitCodes: `0 pab stopped every hijacked call and let the legitimate one
 through; 1 it did not; 2 bad usage, the server could not start, or FILE could
-not be written.
-`;
-
-/**
- * `pab demo`: run the hijack without and with pab against a mock server.
- *
- * @example
- * ```ts
- * import { demoCommand } from "./demo.ts";
- * import { memoryIo } from "./memory_io.ts";
- * const memory = memoryIo();
- * await demoCommand.run(["--print-policy"], memory.io);
- * console.log(memory.stdout().includes("send_email:")); // true
- * ```
- */
-export const demoCommand: Command = {
-  name: "demo",
-  summary: "Run the e-mail hijack against a mock inbox and web page, without and with pab",
-  help: HELP,
+not be written.`,
   run: demo,
-};
+});
 
-async function demo(args: string[], io: Io): Promise<number> {
-  let services: MockServices | undefined;
+async function demo(input: CommandInput, io: Io): Promise<number> {
+  if (input.flag("print-policy")) {
+    await io.stdout.write(DEMO_POLICY);
+    return 0;
+  }
+  const record = input.string("record");
+  const services = startServices();
   try {
-    const { values, positionals } = parseArgs(args, {
-      record: { type: "string" },
-      "print-policy": { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    }, "demo");
-    if (values.help) {
-      await io.stdout.write(HELP);
-      return 0;
-    }
-    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`, "demo");
-    if (values["print-policy"]) {
-      await io.stdout.write(DEMO_POLICY);
-      return 0;
-    }
-    services = startServices();
     const report = await runDemo(services.url);
     const rendered = renderDemo(report, services.url, styleFor(io));
-    if (typeof values.record === "string") await saveTrace(values.record, formatTrace(report.trace), io);
+    if (record !== undefined) await saveTrace(record, formatTrace(report.trace), io);
     await io.stdout.write(rendered.text);
-    if (typeof values.record === "string") {
+    if (record !== undefined) {
       await io.stderr.write(
-        `recorded the run with pab in ${values.record}; replay it with:\n` +
-          `  pab check --policy traces/examples/demo.policy.yaml ${values.record}\n`,
+        `recorded the run with pab in ${escapeControl(record)}; replay it with:\n` +
+          `  pab check --policy traces/examples/demo.policy.yaml ${escapeControl(record)}\n`,
       );
     }
     return rendered.ok ? 0 : 1;
-  } catch (error) {
-    return await reportError(error, io);
   } finally {
-    await services?.close();
+    await services.close();
   }
 }
 
@@ -113,6 +99,7 @@ async function saveTrace(path: string, text: string, io: Io): Promise<void> {
   try {
     await io.writeTextFile(path, text);
   } catch (error) {
+    if (error instanceof UnsafePathError) throw error;
     const name = error instanceof Error ? error.name : "";
     const details = name === "NotCapable"
       ? [

@@ -5,32 +5,35 @@
  * @module
  */
 import { canonicalJson } from "../../core/mod.ts";
+import { escapeControl } from "./escape_text.ts";
 
 const MAX_VALUE = 60;
 
 /**
  * One line for a call: strings in single quotes, other values as JSON, long
- * values cut to 60 characters and marked with `...`, newlines shown as `\n`.
+ * values cut to 60 characters and marked with `...`, and every control
+ * character (newline, ESC, ...) escaped, in the tool name and argument names
+ * too, so a call can never print as two lines.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatCall } from "./format_call.ts";
- * console.log(formatCall("send_email", { to: "eve@attacker.example", cc: ["bob@corp.example"] }));
- * // "send_email(to='eve@attacker.example', cc=["bob@corp.example"])"
+ * assert.equal(
+ *   formatCall("send_email", { to: "eve@attacker.example", cc: ["bob@corp.example"] }),
+ *   `send_email(to='eve@attacker.example', cc=["bob@corp.example"])`,
+ * );
+ * assert.equal(formatCall("x", { "a\nALLOW": "\x1b[32m" }), "x(a\\nALLOW='\\u{1b}[32m')");
  * ```
  */
 export function formatCall(tool: string, args: Readonly<Record<string, unknown>>): string {
-  const parts = Object.entries(args).map(([name, value]) => `${name}=${formatValue(value)}`);
-  return `${tool}(${parts.join(", ")})`;
+  const parts = Object.entries(args).map(([name, value]) => `${escapeControl(name)}=${formatValue(value)}`);
+  return `${escapeControl(tool)}(${parts.join(", ")})`;
 }
 
 function formatValue(value: unknown): string {
   if (typeof value === "string") {
-    const escaped = value.replaceAll("\\", "\\\\").replaceAll("'", "\\'").replaceAll("\n", "\\n").replaceAll(
-      "\r",
-      "\\r",
-    );
-    return `'${cut(escaped)}'`;
+    return `'${cut(escapeControl(value.replaceAll("\\", "\\\\").replaceAll("'", "\\'")))}'`;
   }
   let text: string;
   try {
@@ -38,7 +41,7 @@ function formatValue(value: unknown): string {
   } catch {
     text = String(value);
   }
-  return cut(text);
+  return cut(escapeControl(text));
 }
 
 function cut(text: string): string {

@@ -1,12 +1,14 @@
 /**
- * Read a policy file for a command: the format from its extension, every
- * problem reported with where it is and how to fix it.
+ * Read a policy for a command: from a file (the format from its extension)
+ * or standard input (the format from its first character), every problem
+ * reported with where it is and how to fix it.
  *
  * @module
  */
 import { parsePolicy, type Policy, type PolicyFormat } from "../../guard/mod.ts";
 import { IoError } from "./cli_error.ts";
-import { fileProblem, type Io } from "./io.ts";
+import { type Io, isStdin } from "./io.ts";
+import { readInputText } from "./read_input.ts";
 
 /**
  * The policy format a file name stands for: `.yaml`/`.yml` are YAML,
@@ -14,8 +16,9 @@ import { fileProblem, type Io } from "./io.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { policyFormatOf } from "./load_policy.ts";
- * console.log(policyFormatOf("email.yml"), policyFormatOf("email.jsonc"), policyFormatOf("email.txt")); // "yaml" "jsonc" undefined
+ * assert.deepEqual([policyFormatOf("email.yml"), policyFormatOf("email.jsonc"), policyFormatOf("email.txt")], ["yaml", "jsonc", undefined]);
  * ```
  */
 export function policyFormatOf(path: string): PolicyFormat | undefined {
@@ -25,47 +28,71 @@ export function policyFormatOf(path: string): PolicyFormat | undefined {
 }
 
 /**
- * Read and parse a policy file. Throws {@linkcode IoError} when the file
- * cannot be read or its extension names no format, and `PolicyError` (with
- * every issue) when it is not a valid policy.
+ * A policy's text, where it came from and its format.
  *
  * @example
  * ```ts
- * import { loadPolicyFile } from "./load_policy.ts";
- * import { memoryIo } from "./memory_io.ts";
- * const { io } = memoryIo({ files: { "p.yaml": "version: 1\ntools:\n  read_inbox: {output: untrusted}\n" } });
- * console.log(Object.keys((await loadPolicyFile("p.yaml", io)).tools)); // ["read_inbox"]
+ * import type { PolicyText } from "./load_policy.ts";
+ * const text: PolicyText = { source: "-", format: "yaml", text: "version: 1\n" };
  * ```
  */
-export async function loadPolicyFile(path: string, io: Pick<Io, "readTextFile">): Promise<Policy> {
-  const format = policyFormatOf(path);
-  if (!format) {
+export interface PolicyText {
+  /** The path as given (`-` for standard input). */
+  readonly source: string;
+  /** YAML or JSONC. */
+  readonly format: PolicyFormat;
+  /** The text. */
+  readonly text: string;
+}
+
+/**
+ * Read a policy's text. Standard input (`-`, `/dev/stdin`) is JSONC when it
+ * starts with `{` and YAML otherwise. Throws `IoError` when the file cannot be
+ * read or its extension names no format, and the errors of `readInputText()`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readPolicyText } from "./load_policy.ts";
+ * import { memoryIo } from "./memory_io.ts";
+ * const { io } = memoryIo({ stdin: '{"version": 1}' });
+ * assert.deepEqual(await readPolicyText("-", io), { source: "-", format: "jsonc", text: '{"version": 1}' });
+ * ```
+ */
+export async function readPolicyText(
+  path: string,
+  io: Pick<Io, "openFile" | "readTextFile">,
+  maxBytes?: number,
+): Promise<PolicyText> {
+  const named = policyFormatOf(path);
+  if (!named && !isStdin(path)) {
     throw new IoError(
       `Cannot read policy "${path}": unknown extension (name it .yaml or .yml for YAML, .json or .jsonc for JSONC)`,
     );
   }
-  let text: string;
-  try {
-    text = await io.readTextFile(path);
-  } catch (error) {
-    throw new IoError(`Cannot read policy "${path}": ${fileProblem(error)} (${readHint(error)})`);
-  }
-  return parsePolicy(text, { source: path, format });
+  const text = await readInputText(path, io, { what: "policy", maxBytes });
+  const format = named ?? (text.replace(/^\uFEFF/, "").trimStart().startsWith("{") ? "jsonc" : "yaml");
+  return { source: path, format, text };
 }
 
 /**
- * How to fix a failed read.
+ * Read and parse a policy. Throws as {@linkcode readPolicyText} does, and
+ * `PolicyError` (with every issue) when it is not a valid policy.
  *
  * @example
  * ```ts
- * import { readHint } from "./load_policy.ts";
- * console.log(readHint(new Deno.errors.NotFound("x"))); // "check the path"
+ * import assert from "node:assert/strict";
+ * import { loadPolicyFile } from "./load_policy.ts";
+ * import { memoryIo } from "./memory_io.ts";
+ * const { io } = memoryIo({ files: { "p.yaml": "version: 1\ntools:\n  read_inbox: {output: untrusted}\n" } });
+ * assert.deepEqual(Object.keys((await loadPolicyFile("p.yaml", io)).tools), ["read_inbox"]);
  * ```
  */
-export function readHint(error: unknown): string {
-  const name = error instanceof Error ? error.name : "";
-  if (name === "NotFound") return "check the path";
-  if (name === "NotCapable") return "run with --allow-read (deno task pab grants it)";
-  if (name === "IsADirectory") return "name a file";
-  return "check the file";
+export async function loadPolicyFile(
+  path: string,
+  io: Pick<Io, "openFile" | "readTextFile">,
+  maxBytes?: number,
+): Promise<Policy> {
+  const { text, format } = await readPolicyText(path, io, maxBytes);
+  return parsePolicy(text, { source: path, format });
 }

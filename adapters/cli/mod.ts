@@ -1,28 +1,46 @@
 /**
- * pab's command line: the subcommands (`check`, `lint`, `demo`, `bench`),
- * each a function of its arguments and an {@linkcode Io} that returns an exit
- * code. `cli.ts` at the top of the repository is the thin shell around them.
+ * pab's command line: the subcommands (`check`, `lint`, `demo`, `bench`,
+ * `generate`), each declared once with {@linkcode defineCommand} and run as a
+ * function of its arguments and an {@linkcode Io} that returns an exit code.
+ * `cli.ts` at the top of the repository is the thin shell around them.
  *
- * @example Run `pab check` on the e-mail hijack, with output collected in memory
- * ```ts ignore
+ * @example Run `pab check` on a trace, with output collected in memory
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { memoryIo, runCli } from "./mod.ts";
- * const memory = memoryIo({ files: { "policy.yaml": "...", "hijack.json": "..." } });
- * const code = await runCli(["check", "--policy", "policy.yaml", "hijack.json"], memory.io, { version: "0.1.0" });
- * console.log(code, memory.stdout());
+ * const memory = memoryIo({
+ *   files: {
+ *     "p.yaml": "version: 1\ntools:\n  read_inbox: {output: untrusted}\n",
+ *     "t.jsonl": '{"pab":"trace","schemaVersion":1,"id":"t"}\n{"type":"call","id":"c1","tool":"read_inbox","args":{}}\n',
+ *   },
+ * });
+ * assert.equal(await runCli(["check", "--policy", "p.yaml", "t.jsonl"], memory.io, { version: "0.1.0" }), 0);
+ * assert.match(memory.stdout(), /^ALLOW {3}t#c1 read_inbox\(\)\n/);
  * ```
  *
  * @module
  */
 export { type Bench, benchCommand, BENCHES, runBench } from "./bench.ts";
 export { checkCommand } from "./check.ts";
-export { IoError, UsageError } from "./cli_error.ts";
+export { EncodingError, InputTooLargeError, IoError, UnsafePathError, UsageError } from "./cli_error.ts";
 export type { Command } from "./command.ts";
+export {
+  type ArgumentsDef,
+  type CommandDef,
+  type CommandInput,
+  defineCommand,
+  helpText,
+  type OptionDef,
+} from "./define_command.ts";
 export { demoCommand } from "./demo.ts";
-export { denoIo, fileProblem, type Io, type TextWriter } from "./io.ts";
+export { escapeControl } from "./escape_text.ts";
+export { denoIo, fileProblem, type Io, isStdin, type TextWriter } from "./io.ts";
 export { lintCommand } from "./lint.ts";
+export { type LintIssue, lintPolicyText, type LintResult } from "./lint_policy.ts";
 export { loadPolicyFile, policyFormatOf } from "./load_policy.ts";
 export { type MemoryIo, memoryIo, type MemoryIoOptions } from "./memory_io.ts";
 export { type OptionSpec, parseArgs, type ParsedArgs } from "./parse_args.ts";
+export { DEFAULT_MAX_BYTES, expandInputs, readInputChunks, readInputText } from "./read_input.ts";
 export { reportError } from "./report_error.ts";
 export { type CliInfo, COMMANDS, runCli } from "./run_cli.ts";
 export { type Style, styleFor } from "./style.ts";

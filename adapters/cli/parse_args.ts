@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { closestWord } from "../../core/mod.ts";
 import { UsageError } from "./cli_error.ts";
+import { closestWord } from "../../core/mod.ts";
 
 /**
  * One option a command accepts.
@@ -17,8 +17,8 @@ import { UsageError } from "./cli_error.ts";
  * ```
  */
 export interface OptionSpec {
-  /** `boolean` flags take no value; `string` options take exactly one. */
-  readonly type: "boolean" | "string";
+  /** `boolean` flags take no value; `string` options take exactly one; `integer` options a whole number >= 0. */
+  readonly type: "boolean" | "string" | "integer";
   /** A one-letter alias, such as `p` for `-p`. */
   readonly short?: string;
 }
@@ -33,33 +33,37 @@ export interface OptionSpec {
  * ```
  */
 export interface ParsedArgs {
-  /** Option values by name: `true` for flags given, the text for string options. */
-  readonly values: Readonly<Record<string, string | boolean | undefined>>;
+  /** Option values by name: `true` for flags given, the text of string options, the number of integer options. */
+  readonly values: Readonly<Record<string, string | boolean | number | undefined>>;
   /** Everything that is not an option, in order. */
   readonly positionals: readonly string[];
 }
 
 /**
  * Parse `args` against `options`. Throws {@linkcode UsageError} for an unknown
- * option (suggesting the closest one), a missing value, a value given to a
- * flag, or a string option given twice.
+ * option (suggesting the closest one), a missing or malformed value, a value
+ * given to a flag, or an option given twice. With `restAfterFirst`, everything
+ * from the first positional on is kept as is (for `pab bench NAME ...`).
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseArgs } from "./parse_args.ts";
  * const parsed = parseArgs(["--policy", "p.yaml", "a.jsonl", "--json"], {
  *   policy: { type: "string", short: "p" },
  *   json: { type: "boolean" },
  * }, "check");
- * console.log(parsed.values.policy, parsed.values.json, parsed.positionals); // "p.yaml" true ["a.jsonl"]
+ * assert.deepEqual(parsed, { values: { policy: "p.yaml", json: true }, positionals: ["a.jsonl"] });
+ * assert.throws(() => parseArgs(["--jsn"], { json: { type: "boolean" } }, "check"), /did you mean --json\?/);
  * ```
  */
 export function parseArgs(
   args: readonly string[],
   options: Readonly<Record<string, OptionSpec>>,
   command: string,
+  restAfterFirst = false,
 ): ParsedArgs {
-  const values: Record<string, string | boolean | undefined> = {};
+  const values: Record<string, string | boolean | number | undefined> = {};
   const positionals: string[] = [];
   const shorts = new Map(Object.entries(options).flatMap(([name, spec]) => spec.short ? [[spec.short, name]] : []));
   for (let i = 0; i < args.length; i++) {
@@ -69,6 +73,10 @@ export function parseArgs(
       break;
     }
     if (!arg.startsWith("-") || arg === "-") {
+      if (restAfterFirst) {
+        positionals.push(...args.slice(i));
+        break;
+      }
       positionals.push(arg);
       continue;
     }
@@ -81,6 +89,7 @@ export function parseArgs(
       throw new UsageError(`unknown option ${shown}${guess ? ` (did you mean --${guess}?)` : ""}`, command);
     }
     const spec = options[name];
+    if (values[name] !== undefined) throw new UsageError(`option --${name} is given twice`, command);
     if (spec.type === "boolean") {
       if (inline !== undefined) throw new UsageError(`option --${name} takes no value`, command);
       values[name] = true;
@@ -90,8 +99,12 @@ export function parseArgs(
     if (value === undefined || (inline === undefined && value.startsWith("-") && value !== "-")) {
       throw new UsageError(`option ${shown} needs a value`, command);
     }
-    if (values[name] !== undefined) throw new UsageError(`option --${name} is given twice`, command);
-    values[name] = value;
+    if (spec.type === "integer") {
+      if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+        throw new UsageError(`option --${name} needs a whole number, got "${value}"`, command);
+      }
+      values[name] = Number(value);
+    } else values[name] = value;
   }
   return { values, positionals };
 }

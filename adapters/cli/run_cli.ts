@@ -9,6 +9,7 @@ import { checkCommand } from "./check.ts";
 import { UsageError } from "./cli_error.ts";
 import type { Command } from "./command.ts";
 import { demoCommand } from "./demo.ts";
+import { generateCommand } from "./generate.ts";
 import type { Io } from "./io.ts";
 import { lintCommand } from "./lint.ts";
 import { playgroundCommand } from "./playground.ts";
@@ -19,8 +20,9 @@ import { reportError } from "./report_error.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { COMMANDS } from "./run_cli.ts";
- * console.log(Object.keys(COMMANDS)); // ["check", "lint", "demo", "bench"]
+ * assert.ok(["check", "lint", "demo", "bench", "generate"].every((name) => Object.hasOwn(COMMANDS, name)));
  * ```
  */
 export const COMMANDS: Readonly<Record<string, Command>> = Object.freeze({
@@ -28,6 +30,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = Object.freeze({
   lint: lintCommand,
   demo: demoCommand,
   bench: benchCommand,
+  generate: generateCommand,
   playground: playgroundCommand,
 });
 
@@ -53,8 +56,10 @@ export interface CliInfo {
  * ```ts
  * import { runCli } from "./run_cli.ts";
  * import { memoryIo } from "./memory_io.ts";
+ * import assert from "node:assert/strict";
  * const memory = memoryIo();
- * console.log(await runCli(["--version"], memory.io, { version: "0.1.0" }), memory.stdout()); // 0 "pab 0.1.0\n"
+ * assert.equal(await runCli(["--version"], memory.io, { version: "0.1.0" }), 0);
+ * assert.equal(memory.stdout(), "pab 0.1.0\n");
  * ```
  */
 export async function runCli(args: readonly string[], io: Io, info: CliInfo): Promise<number> {
@@ -81,12 +86,19 @@ export async function runCli(args: readonly string[], io: Io, info: CliInfo): Pr
       await io.stdout.write(commandFor(topic).help);
       return 0;
     }
-    if (first.startsWith("-")) throw new UsageError(`unknown option ${first}; put options after the command`);
+    if (first.startsWith("-")) {
+      const guess = closestWord(first, MAIN_OPTIONS);
+      throw new UsageError(
+        `unknown option ${first}${guess ? ` (did you mean ${guess}?)` : "; put options after the command"}`,
+      );
+    }
     return await commandFor(first).run(rest, io);
   } catch (error) {
     return await reportError(error, io);
   }
 }
+
+const MAIN_OPTIONS = ["--help", "--version", "-h", "-V"];
 
 function commandFor(name: string): Command {
   if (Object.hasOwn(COMMANDS, name)) return COMMANDS[name];

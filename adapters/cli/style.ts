@@ -11,9 +11,10 @@ import type { Io } from "./io.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { type Style, styleFor } from "./style.ts";
  * const style: Style = styleFor({ isTerminal: true, noColor: false });
- * console.log(style.red("BLOCK")); // "\x1b[31mBLOCK\x1b[39m"
+ * assert.equal(style.red("BLOCK"), "\x1b[31mBLOCK\x1b[39m");
  * ```
  */
 export interface Style {
@@ -34,9 +35,10 @@ export interface Style {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { styleFor } from "./style.ts";
  * import { memoryIo } from "./memory_io.ts";
- * console.log(styleFor(memoryIo().io).red("BLOCK")); // "BLOCK" (not a terminal: no colour)
+ * assert.deepEqual(styleFor(memoryIo().io).red("BLOCK"), "BLOCK");
  * ```
  */
 export function styleFor(io: Pick<Io, "isTerminal" | "noColor">): Style {

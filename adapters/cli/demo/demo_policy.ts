@@ -12,9 +12,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DEMO_POLICY } from "./demo_policy.ts";
  * import { parsePolicy } from "../../../guard/mod.ts";
- * console.log(Object.keys(parsePolicy(DEMO_POLICY).tools)); // ["read_inbox", "fetch_page", "get_contacts", "send_email"]
+ * assert.deepEqual(Object.keys(parsePolicy(DEMO_POLICY).tools), ["read_inbox", "fetch_page", "get_contacts", "send_email"]);
  * ```
  */
 export const DEMO_POLICY = `# The policy of \`pab demo\` (print it with \`pab demo --print-policy\`).
@@ -36,8 +37,9 @@ tools:
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DEMO_POLICY_SOURCE } from "./demo_policy.ts";
- * console.log(DEMO_POLICY_SOURCE); // "demo.policy.yaml"
+ * assert.deepEqual(DEMO_POLICY_SOURCE, "demo.policy.yaml");
  * ```
  */
 export const DEMO_POLICY_SOURCE = "demo.policy.yaml";

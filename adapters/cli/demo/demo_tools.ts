@@ -11,8 +11,9 @@ import type { SentEmail } from "./mock_services.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { INTRANET_HOST } from "./demo_tools.ts";
- * console.log(INTRANET_HOST); // "intranet.corp.example"
+ * assert.deepEqual(INTRANET_HOST, "intranet.corp.example");
  * ```
  */
 export const INTRANET_HOST = "intranet.corp.example";
@@ -22,9 +23,10 @@ export const INTRANET_HOST = "intranet.corp.example";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { type DemoTools, makeDemoTools } from "./demo_tools.ts";
  * const demo: DemoTools = makeDemoTools("http://localhost:8000");
- * console.log(Object.keys(demo.tools)); // ["read_inbox", "fetch_page", "send_email"]
+ * assert.deepEqual(Object.keys(demo.tools), ["read_inbox", "fetch_page", "send_email"]);
  * ```
  */
 export interface DemoTools {
@@ -45,7 +47,7 @@ export interface DemoTools {
  * ```ts ignore
  * import { makeDemoTools } from "./demo_tools.ts";
  * const demo = makeDemoTools("http://localhost:8000");
- * console.log(await demo.tools.read_inbox({}));
+ * const inbox = await demo.tools.read_inbox({});
  * ```
  */
 export function makeDemoTools(baseUrl: string): DemoTools {

@@ -70,8 +70,9 @@ export interface MockServices {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DEMO_INBOX } from "./mock_services.ts";
- * console.log(DEMO_INBOX[1].body.includes("eve@attacker.example")); // true
+ * assert.deepEqual(DEMO_INBOX[1].body.includes("eve@attacker.example"), true);
  * ```
  */
 export const DEMO_INBOX: readonly InboxEmail[] = Object.freeze([
@@ -93,8 +94,9 @@ export const DEMO_INBOX: readonly InboxEmail[] = Object.freeze([
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DEMO_PAGE } from "./mock_services.ts";
- * console.log(DEMO_PAGE.includes('style="display:none"')); // true
+ * assert.deepEqual(DEMO_PAGE.includes('style="display:none"'), true);
  * ```
  */
 export const DEMO_PAGE = `<!doctype html>
@@ -119,7 +121,7 @@ export const DEMO_PAGE = `<!doctype html>
  * import { startMockServices } from "./mock_services.ts";
  * const services = startMockServices();
  * const inbox = await (await fetch(`${services.url}/inbox`)).json();
- * console.log(inbox.length); // 2
+ * assert.deepEqual(inbox.length, 2);
  * await services.close();
  * ```
  */

@@ -40,7 +40,7 @@ export interface RenderedDemo {
  * ```ts ignore
  * import { renderDemo } from "./render_demo.ts";
  * import { styleFor } from "../style.ts";
- * console.log(renderDemo(report, "http://localhost:8000", styleFor({ isTerminal: false, noColor: true })).text);
+ * const { text } = renderDemo(report, "http://localhost:8000", styleFor({ isTerminal: false, noColor: true }));
  * ```
  */
 export function renderDemo(report: DemoReport, url: string, style: Style): RenderedDemo {

@@ -17,8 +17,9 @@ import { type AgentCall, findRecipients, runScriptedAgent } from "./scripted_age
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DEMO_SYSTEM } from "./run_demo.ts";
- * console.log(DEMO_SYSTEM.startsWith("You are an e-mail assistant")); // true
+ * assert.deepEqual(DEMO_SYSTEM.startsWith("You are an e-mail assistant"), true);
  * ```
  */
 export const DEMO_SYSTEM = "You are an e-mail assistant. Tools: read_inbox, fetch_page, send_email.";
@@ -28,8 +29,9 @@ export const DEMO_SYSTEM = "You are an e-mail assistant. Tools: read_inbox, fetc
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DEMO_REQUEST } from "./run_demo.ts";
- * console.log(DEMO_REQUEST.includes("alice@corp.example")); // true
+ * assert.deepEqual(DEMO_REQUEST.includes("alice@corp.example"), true);
  * ```
  */
 export const DEMO_REQUEST =
@@ -111,7 +113,7 @@ export interface DemoReport {
  * import { startMockServices } from "./mock_services.ts";
  * const services = startMockServices();
  * const report = await runDemo(services.url);
- * console.log(report.without.outbox.length, report.with.outbox.length); // 3 1
+ * assert.deepEqual([report.without.outbox.length, report.with.outbox.length], [3, 1]);
  * await services.close();
  * ```
  */

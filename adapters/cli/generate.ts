@@ -1,0 +1,145 @@
+/**
+ * `pab generate`: draft a policy from tool definitions.
+ *
+ * @module
+ */
+import { IoError } from "./cli_error.ts";
+import type { Command } from "./command.ts";
+import { defineCommand } from "./define_command.ts";
+import { draftPolicy } from "./draft_policy.ts";
+import { escapeControl } from "./escape_text.ts";
+import { fileProblem, type Io } from "./io.ts";
+import { lintPolicyText } from "./lint_policy.ts";
+import { listMcpServerTools } from "./mcp_tools.ts";
+import { DEFAULT_MAX_BYTES, readInputText } from "./read_input.ts";
+import { readToolDefinitions } from "./tool_definitions.ts";
+
+/**
+ * `pab generate`: read tool definitions (a file, standard input, or a running
+ * MCP server) and print a draft policy with explained, conservative defaults.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { generateCommand } from "./generate.ts";
+ * import { memoryIo } from "./memory_io.ts";
+ * const memory = memoryIo({ stdin: '{"tools":[{"name":"send_email","inputSchema":{"properties":{"to":{"type":"string"}}}}]}' });
+ * assert.equal(await generateCommand.run(["-"], memory.io), 0);
+ * assert.match(memory.stdout(), /to: \{ require: trusted \}/);
+ * ```
+ */
+export const generateCommand: Command = defineCommand({
+  name: "generate",
+  summary: "Draft a policy from tool definitions (MCP tools/list, OpenAI tools, an AgentDojo suite)",
+  description: `Draft a policy from tool definitions, with conservative defaults, each explained
+in a comment, and print it (or write it to a new file with --out):
+
+  - outputs are untrusted, unless a tool only reads the user's own data;
+  - recipient-, URL-, account- and amount-like arguments (and the path a
+    change lands on) require a trusted source;
+  - free-text arguments of tools that send data out are checked for embedded
+    links and addresses (embedded: trusted);
+  - tools that change state need the user's confirmation once untrusted input
+    was read (on_tainted: confirm); reads are allowed.
+
+SOURCE is a JSON file (or "-" for standard input) holding an MCP server's
+tools/list result ({"tools":[...]}), OpenAI tool definitions
+([{"type":"function","function":{...}}]) or an AgentDojo suite.json. With
+--server, SOURCE... is instead the command that starts an MCP server over
+stdio, after "--":
+
+  pab generate --server -- npx -y @modelcontextprotocol/server-memory
+
+The draft passes pab lint; it is a start, not a review.`,
+  options: {
+    out: {
+      type: "string",
+      value: "FILE",
+      description: "Write the draft to FILE, a new file (never over one, never through a\n" +
+        "symbolic link); deno task pab may write only under /tmp/pab",
+    },
+    server: {
+      type: "boolean",
+      description: "Start SOURCE... as an MCP server and ask it for its tools; needs\n" +
+        "--allow-run and --allow-env, which deno task pab does not grant",
+    },
+    "max-bytes": {
+      type: "integer",
+      value: "N",
+      default: DEFAULT_MAX_BYTES,
+      description: "Refuse a SOURCE file larger than N bytes",
+    },
+  },
+  arguments: {
+    name: "SOURCE",
+    min: 1,
+    max: Infinity,
+    missing: "name a file of tool definitions, or --server -- COMMAND",
+  },
+  exitCodes: "0 the draft was printed or written; 2 bad usage, or input that cannot be read.",
+  async run(input, io) {
+    const [first, ...rest] = input.positionals;
+    let value: unknown;
+    let source: string;
+    if (input.flag("server")) {
+      source = `MCP server "${input.positionals.join(" ")}"`;
+      value = await listMcpServerTools(input.positionals);
+    } else {
+      if (rest.length) {
+        throw new IoError(`Cannot read tool definitions: name one SOURCE file, got ${input.positionals.length}`);
+      }
+      source = first === "-" ? "standard input" : first;
+      const text = await readInputText(first, io, {
+        what: "tool definition file",
+        maxBytes: input.integer("max-bytes"),
+      });
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        throw new IoError(
+          `Cannot read tool definitions from "${first}": it is not JSON (${
+            error instanceof Error ? error.message : error
+          })`,
+        );
+      }
+    }
+    const { tools } = readToolDefinitions(value, source);
+    const draft = draftPolicy(tools, source);
+    const { issues } = lintPolicyText(draft, { source: "draft.yaml", format: "yaml" });
+    if (issues.length) {
+      throw new Error(
+        `the draft does not pass pab lint: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")}`,
+      );
+    }
+    const out = input.string("out");
+    if (out === undefined) {
+      await io.stdout.write(draft);
+      return 0;
+    }
+    await writeDraft(out, draft, io);
+    await io.stderr.write(
+      `wrote a draft policy for ${tools.length} tools to ${escapeControl(out)}; check it with pab lint ${
+        escapeControl(out)
+      }\n`,
+    );
+    return 0;
+  },
+});
+
+async function writeDraft(path: string, text: string, io: Io): Promise<void> {
+  try {
+    await io.writeTextFile(path, text);
+  } catch (error) {
+    if (error instanceof Error && error.name === "NotCapable") {
+      throw new IoError(
+        `Cannot write the draft to "${path}": ${fileProblem(error)} ` +
+          `(deno task pab writes only under /tmp/pab, never inside the repository: use --out /tmp/pab/policy.yaml, ` +
+          `or print the draft and redirect it)`,
+      );
+    }
+    if (error instanceof Error && error.name !== "UnsafePathError") {
+      throw new IoError(`Cannot write the draft to "${path}": ${fileProblem(error)} (check the path)`);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Read a trace for `pab check`: strict UTF-8 with a size limit, and the line
+ * of every tool call, so reports can point at it.
+ *
+ * @module
+ */
+import { TraceError } from "../../core/mod.ts";
+import { detectTraceFormat, readTrace, type Trace } from "../trace/mod.ts";
+import { type Io, isStdin } from "./io.ts";
+import { readInputText } from "./read_input.ts";
+
+/**
+ * A trace and where it came from.
+ *
+ * @example
+ * ```ts
+ * import type { CheckedTrace } from "./load_trace.ts";
+ * const checked: CheckedTrace = { file: "t.jsonl", trace: { id: "t", meta: {}, events: [] }, lines: new Map() };
+ * ```
+ */
+export interface CheckedTrace {
+  /** The path as given (`-` for standard input). */
+  readonly file: string;
+  /** The trace. */
+  readonly trace: Trace;
+  /** The line of each tool call, by call id. */
+  readonly lines: ReadonlyMap<string, number>;
+}
+
+/**
+ * Read and parse a trace. Throws the errors of `readInputText()`, and
+ * `TraceError` naming the file and line of the first problem.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadTrace } from "./load_trace.ts";
+ * import { memoryIo } from "./memory_io.ts";
+ * const { io } = memoryIo({
+ *   files: { "t.jsonl": '{"pab":"trace","schemaVersion":1,"id":"t"}\n\n{"type":"call","id":"c1","tool":"x","args":{}}\n' },
+ * });
+ * const checked = await loadTrace("t.jsonl", io);
+ * assert.equal(checked.lines.get("c1"), 3);
+ * ```
+ */
+export async function loadTrace(
+  path: string,
+  io: Pick<Io, "openFile" | "readTextFile">,
+  maxBytes?: number,
+): Promise<CheckedTrace> {
+  const text = await readInputText(path, io, { what: "trace", maxBytes });
+  const source = isStdin(path) ? "-" : path;
+  let trace: Trace;
+  try {
+    trace = readTrace(text, { source });
+  } catch (error) {
+    if (error instanceof TraceError) throw error;
+    throw new TraceError(`Cannot read trace ${source}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { file: path, trace, lines: callLines(text, trace) };
+}
+
+function callLines(text: string, trace: Trace): Map<string, number> {
+  const lines = new Map<string, number>();
+  const ids = trace.events.flatMap((event) => event.type === "call" ? [event.id] : []);
+  if (detectTraceFormat(text) === "pab") {
+    const wanted = new Set(ids);
+    let line = 0;
+    for (const row of text.split("\n")) {
+      line++;
+      if (!row.includes('"call"')) continue;
+      try {
+        const value = JSON.parse(row);
+        if (value?.type === "call" && wanted.has(value.id) && !lines.has(value.id)) lines.set(value.id, line);
+      } catch {
+        // Not an event line; the reader already accepted the trace.
+      }
+    }
+    return lines;
+  }
+  for (const id of ids) {
+    const match = new RegExp(`"id"\\s*:\\s*${escapeRegExp(JSON.stringify(id))}`).exec(text);
+    if (match) lines.set(id, text.slice(0, match.index).split("\n").length);
+  }
+  return lines;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}

@@ -1,0 +1,192 @@
+/**
+ * `pab generate`: drafts from real published MCP servers' tool lists, OpenAI
+ * tool definitions and AgentDojo suites, checked line by line and by pab lint;
+ * a real MCP server started over stdio; and writes the sandbox refuses.
+ */
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { lintPolicyText, memoryIo, runCli } from "../adapters/cli/mod.ts";
+import { parsePolicy } from "../guard/mod.ts";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const TOOLS = "traces/examples/tools";
+const PAB_TASK_FLAGS = ["--allow-net=localhost", "--allow-read", "--allow-write=/tmp/pab"];
+
+async function generate(path: string): Promise<string> {
+  const memory = memoryIo({ files: { [path]: await Deno.readTextFile(`${ROOT}${path}`) } });
+  assert.equal(await runCli(["generate", path], memory.io, { version: "0" }), 0, memory.stderr());
+  assert.equal(memory.stderr(), "");
+  return memory.stdout();
+}
+
+async function runPab(args: string[], flags = PAB_TASK_FLAGS) {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-prompt", ...flags, "cli.ts", ...args],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder();
+  return { code: output.code, stdout: text.decode(output.stdout), stderr: text.decode(output.stderr) };
+}
+
+function toolOf(yaml: string, tool: string): string {
+  const start = yaml.indexOf(`\n  ${tool}:\n`);
+  assert.ok(start >= 0, `no ${tool} in the draft`);
+  const rest = yaml.slice(start + 1);
+  const end = rest.slice(1).search(/\n {2}\S/);
+  return end < 0 ? rest.trimEnd() : rest.slice(0, end + 1);
+}
+
+function assertLints(yaml: string, source: string): void {
+  assert.deepEqual(lintPolicyText(yaml, { source, format: "yaml" }).issues, [], source);
+}
+
+Deno.test("pab generate drafts a lint-clean policy for every published MCP server's tool list", async () => {
+  for (const server of ["memory", "filesystem", "everything"]) {
+    const path = `${TOOLS}/mcp-server-${server}.tools.json`;
+    const yaml = await generate(path);
+    assertLints(yaml, path);
+    const recorded = JSON.parse(await Deno.readTextFile(`${ROOT}${path}`)).tools;
+    assert.deepEqual(Object.keys(parsePolicy(yaml).tools), recorded.map((tool: { name: string }) => tool.name));
+  }
+});
+
+Deno.test("pab generate follows the filesystem server's read-only hints and guards where a change lands", async () => {
+  const yaml = await generate(`${TOOLS}/mcp-server-filesystem.tools.json`);
+  assert.equal(
+    toolOf(yaml, "read_text_file"),
+    "  read_text_file:\n    output: untrusted # reads data others may have written\n" +
+      "    on_tainted: allow # only reads: nothing changes",
+  );
+  const write = toolOf(yaml, "write_file");
+  assert.match(write, /\n {4}on_tainted: confirm # changes state/);
+  assert.match(write, /\n {6}path: \{ require: trusted \} # target-like/);
+  assert.match(toolOf(yaml, "move_file"), /\n {6}destination: \{ require: trusted \}/);
+  assert.equal(parsePolicy(yaml).tools.write_file.onTainted, "confirm");
+});
+
+Deno.test("pab generate reads OpenAI tool definitions: recipient and URL trusted, free text checked for links", async () => {
+  const yaml = await generate(`${TOOLS}/email.openai-tools.json`);
+  assertLints(yaml, "email");
+  assert.equal(
+    toolOf(yaml, "send_email"),
+    [
+      "  send_email:",
+      "    output: untrusted # what a tool that changes state returns is not vouched for",
+      "    on_tainted: confirm # changes state: the user confirms once untrusted input was read",
+      "    args:",
+      "      to: { require: trusted } # recipient-like: who receives the data must come from the user or a trusted tool",
+      "      subject: { embedded: trusted } # free text sent out: links and addresses inside must come from trusted input",
+      "      body: { embedded: trusted } # free text sent out: links and addresses inside must come from trusted input",
+    ].join("\n"),
+  );
+  assert.match(toolOf(yaml, "fetch_page"), /url: \{ require: trusted \} # URL-like/);
+  assert.match(toolOf(yaml, "get_contacts"), /output: trusted # only reads the user's own data/);
+  assert.match(toolOf(yaml, "read_inbox"), /output: untrusted/);
+});
+
+Deno.test("pab generate drafts lint-clean policies for the four AgentDojo suites, money and accounts trusted", async () => {
+  for (const suite of ["banking", "slack", "travel", "workspace"]) {
+    assertLints(await generate(`traces/agentdojo/v1.2.2/${suite}/suite.json`), suite);
+  }
+  const banking = await generate("traces/agentdojo/v1.2.2/banking/suite.json");
+  const send = toolOf(banking, "send_money");
+  assert.match(send, /amount: \{ require: trusted \} # amount-like/);
+  assert.match(send, /recipient: \{ require: trusted \} # recipient-like/);
+  assert.match(send, /subject: \{ embedded: trusted \}/);
+  assert.match(toolOf(banking, "update_password"), /password: \{ require: trusted \} # credential-like/);
+  assert.match(toolOf(banking, "get_balance"), /output: trusted/);
+  assert.match(toolOf(banking, "get_most_recent_transactions"), /output: untrusted/);
+});
+
+Deno.test("pab generate quotes hostile names and leaves out reserved ones, so the draft still lints", async () => {
+  const tools: { tools: unknown[] } = {
+    tools: [
+      { name: "evil\nversion: 2", inputSchema: { properties: { "to\u0085x": { type: "string" } } } },
+      { name: "__proto__", inputSchema: {} },
+      { name: "send_mail", inputSchema: { properties: { constructor: { type: "string" } } } },
+      { name: "send_mail", inputSchema: {} },
+      { name: "yes", inputSchema: {} },
+    ],
+  };
+  const memory = memoryIo({ stdin: JSON.stringify(tools) });
+  assert.equal(await runCli(["generate", "-"], memory.io, { version: "0" }), 0, memory.stderr());
+  const yaml = memory.stdout();
+  assertLints(yaml, "hostile");
+  assert.deepEqual(Object.keys(parsePolicy(yaml).tools), ["evil\nversion: 2", "send_mail", "yes"]);
+  assert.match(yaml, /\n {2}# left out "__proto__": a reserved word\n/);
+  assert.match(yaml, /\n {2}# left out "send_mail": a duplicate\n/);
+  assert.match(yaml, /\n {4}# left out argument "constructor": a reserved word\n/);
+});
+
+Deno.test("pab generate reports input that is not tool definitions", async () => {
+  const memory = memoryIo({ files: { "x.json": '{"hello": 1}' } });
+  assert.equal(await runCli(["generate", "x.json"], memory.io, { version: "0" }), 2);
+  assert.match(
+    memory.stderr(),
+    /^error: Cannot read tool definitions from "x\.json": expected an MCP tools\/list result/,
+  );
+  const notJson = memoryIo({ files: { "y.json": "not json" } });
+  assert.equal(await runCli(["generate", "y.json"], notJson.io, { version: "0" }), 2);
+  assert.match(notJson.stderr(), /^error: Cannot read tool definitions from "y\.json": it is not JSON/);
+});
+
+Deno.test("pab generate --server lists a real MCP server's tools over stdio, page by page", async () => {
+  const fixture = `${TOOLS}/mcp-server-memory.tools.json`;
+  const result = await runPab(
+    [
+      "generate",
+      "--server",
+      "--",
+      Deno.execPath(),
+      "run",
+      "--allow-read",
+      "tests/fixtures/replay_mcp_server.ts",
+      fixture,
+    ],
+    ["--allow-read", "--allow-write=/tmp/pab", "--allow-run", "--allow-env"],
+  );
+  assert.equal(result.stderr, "");
+  assert.equal(result.code, 0);
+  const fromFile = await generate(fixture);
+  const body = (text: string) => text.split("\n").slice(1).join("\n");
+  assert.equal(body(result.stdout), body(fromFile));
+});
+
+Deno.test("pab generate --server under the pab task's flags says it needs --allow-run", async () => {
+  const result = await runPab(["generate", "--server", "--", "npx", "-y", "@modelcontextprotocol/server-memory"]);
+  assert.equal(result.code, 2);
+  assert.equal(result.stdout, "");
+  assert.match(
+    result.stderr,
+    /^error: Cannot list the tools of the MCP server "npx -y @modelcontextprotocol\/server-memory": /,
+  );
+  assert.match(result.stderr, /needs --allow-run and --allow-env, which deno task pab does not grant/);
+});
+
+Deno.test("pab generate --out writes a new file under /tmp/pab, and the sandbox refuses the repository", async () => {
+  const inside = "traces/examples/generated.policy.yaml";
+  const refused = await runPab(["generate", "--out", inside, `${TOOLS}/email.openai-tools.json`]);
+  assert.equal(refused.code, 2);
+  assert.equal(refused.stdout, "");
+  assert.match(
+    refused.stderr,
+    /^error: Cannot write the draft to "traces\/examples\/generated\.policy\.yaml": Deno's permission sandbox refused it/,
+  );
+  await assert.rejects(Deno.lstat(`${ROOT}${inside}`), Deno.errors.NotFound);
+  const out = `/tmp/pab/generate-test-${crypto.randomUUID()}.yaml`;
+  try {
+    const written = await runPab(["generate", "--out", out, `${TOOLS}/email.openai-tools.json`]);
+    assert.equal(written.code, 0, written.stderr);
+    assert.equal(written.stdout, "");
+    assert.match(written.stderr, /^wrote a draft policy for 4 tools to \/tmp\/pab\/generate-test-.*\.yaml; check it/);
+    const lint = await runPab(["lint", out]);
+    assert.deepEqual(lint, { code: 0, stdout: `ok: ${out} (4 tools)\n`, stderr: "" });
+    const again = await runPab(["generate", "--out", out, `${TOOLS}/email.openai-tools.json`]);
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /it already exists, and pab only creates new files/);
+  } finally {
+    await Deno.remove(out).catch(() => {});
+  }
+});

@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { TraceError } from "../../core/mod.ts";
-import { detectTraceFormat, readTrace, type Trace } from "../trace/mod.ts";
+import { detectTraceFormat, readTrace, type Trace, TraceError } from "../trace/mod.ts";
 import { type Io, isStdin } from "./io.ts";
 import { readInputText } from "./read_input.ts";
 

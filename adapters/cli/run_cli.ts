@@ -11,6 +11,7 @@ import type { Command } from "./command.ts";
 import { demoCommand } from "./demo.ts";
 import type { Io } from "./io.ts";
 import { lintCommand } from "./lint.ts";
+import { mcpCommand } from "./mcp.ts";
 import { reportError } from "./report_error.ts";
 
 /**
@@ -27,6 +28,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = Object.freeze({
   lint: lintCommand,
   demo: demoCommand,
   bench: benchCommand,
+  mcp: mcpCommand,
 });
 
 /**

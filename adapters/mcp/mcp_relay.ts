@@ -49,7 +49,7 @@ const OWN_PREFIX = "pab-mcp:";
  * const relay = new McpRelay({ policy: parsePolicy("version: 1\n"), client, server });
  * await relay.start();
  * const seen: unknown[] = [];
- * tools.onmessage = (message) => seen.push(message);
+ * tools.onmessage = (message: unknown) => void seen.push(message);
  * await tools.start();
  * await agent.start();
  * await agent.send({ jsonrpc: "2.0", method: "notifications/initialized" });
@@ -105,7 +105,9 @@ export class McpRelay {
   async close(): Promise<void> {
     if (this.#closing) return await this.#closed;
     this.#closing = true;
-    for (const waiter of this.#waiting.values()) waiter.resolve({ error: { code: -32000, message: "connection closed" } });
+    for (const waiter of this.#waiting.values()) {
+      waiter.resolve({ error: { code: -32000, message: "connection closed" } });
+    }
     this.#waiting.clear();
     await Promise.allSettled([this.#options.client.close(), this.#options.server.close()]);
     this.#markClosed();
@@ -164,7 +166,10 @@ export class McpRelay {
     }
     const answer = (result: ToolResult) => this.#send("client", { jsonrpc: "2.0", id: request.id, result });
     if (this.#hidden.has(tool)) {
-      return void answer({ content: [{ type: "text", text: `pab denied this call: ${tool} is hidden by pab` }], isError: true });
+      return void answer({
+        content: [{ type: "text", text: `pab denied this call: ${tool} is hidden by pab` }],
+        isError: true,
+      });
     }
     let relayed: Message | undefined;
     try {
@@ -187,7 +192,10 @@ export class McpRelay {
       if (relayed && error instanceof RelayedError) return void this.#send("client", { ...relayed, id: request.id });
       // Fail closed: a call the guard could not decide, or whose result it could not record, is denied.
       this.#log(`deciding ${tool} failed: ${text(error)}`);
-      await answer({ content: [{ type: "text", text: `pab denied this call: the guard failed: ${text(error)}` }], isError: true });
+      await answer({
+        content: [{ type: "text", text: `pab denied this call: the guard failed: ${text(error)}` }],
+        isError: true,
+      });
     }
   }
 

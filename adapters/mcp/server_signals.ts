@@ -12,7 +12,7 @@
  *   other entry counts only if it is a reader group of the policy (GitHub's
  *   logins are not), so private data without matching groups may be read by
  *   nobody.
- * - annotations (when no result carried an `ifc` label): a tool that reads
+ * - annotations (for a result without an `ifc` label): a tool that reads
  *   the open world (`openWorldHint` is not `false`, as the MCP default) or
  *   may change things (`readOnlyHint` is not `true`) returns suspicious data;
  *   a read-only, closed-world tool returns attested data (never trusted: an
@@ -96,9 +96,9 @@ export function labelFromAnnotations(annotations: ToolAnnotations | undefined, p
 
 /**
  * The signals one server gave in this session, and the gradual label they
- * settle a tool's data to: the meet of every `_meta.ifc` label its results
- * carried (or, if none did, what its annotations imply), never above the
- * ceiling.
+ * settle a tool's data to: the meet of the labels of all its results (each
+ * result's `_meta.ifc` label, or what the annotations imply for a result
+ * without one), never above the ceiling.
  *
  * @example
  * ```ts
@@ -134,17 +134,20 @@ export class ServerSignals {
     });
   }
 
-  /** Fold one result's `_meta` into the tool's label; returns that result's own `ifc` label, if any. */
+  /**
+   * Fold one result into the tool's label: its `_meta.ifc` label, or for a
+   * result without one, what the annotations imply. Returns the result's own
+   * `ifc` label, if any.
+   */
   observe(tool: string, meta: unknown): Label | undefined {
     const label = labelFromIfc(meta, this.#policy);
-    if (label) {
-      const before = this.#observed.get(tool);
-      this.#observed.set(tool, before ? meet(before, label) : label);
-    }
+    const folded = label ?? labelFromAnnotations(this.#annotations.get(tool), this.#policy);
+    const before = this.#observed.get(tool);
+    this.#observed.set(tool, before ? meet(before, folded) : folded);
     return label;
   }
 
-  /** The tool's label from everything seen so far, capped by the ceiling. */
+  /** The tool's label from every result so far (before any, from its annotations), capped by the ceiling. */
   labelOf(tool: string, ceiling: Label): Label {
     const label = this.#observed.get(tool) ?? labelFromAnnotations(this.#annotations.get(tool), this.#policy);
     return meet(label, ceiling);

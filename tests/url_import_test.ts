@@ -100,6 +100,7 @@ Deno.test("inline npm: specifiers pin the same versions as deno.json's imports",
   assert.deepEqual([...new Set(found)].sort(), [
     "@modelcontextprotocol/sdk",
     "@noble/hashes",
+    "@openai/agents",
     "ai",
     "js-yaml",
     "jsonc-parser",

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { ModelMessage, ToolApprovalStatus, ToolSet } from "npm:ai@7.0.173";
+import type { ModelMessage } from "npm:ai@7.0.173";
 import { explainDecision, type Guard, ToolCallDenied } from "../../guard/mod.ts";
 
 /** The tool call `toolApproval` is asked about, as far as pab reads it. */
@@ -19,12 +19,37 @@ export interface ApprovalQuestion {
   readonly toolCall: { readonly toolName: string; readonly input: unknown };
 }
 
+/**
+ * An AI SDK `tools` object, as far as pab reads it (the SDK's `ToolSet` fits).
+ *
+ * @example
+ * ```ts
+ * import type { ToolsObject } from "./guard_tools.ts";
+ * const tools: ToolsObject = { search: { execute: () => "found" } };
+ * ```
+ */
+export type ToolsObject = Readonly<Record<string, { readonly execute?: unknown }>>;
+
+/**
+ * The answers pab gives the SDK's `toolApproval` (a subset of its `ToolApprovalStatus`).
+ *
+ * @example
+ * ```ts
+ * import type { ApprovalStatus } from "./guard_tools.ts";
+ * const status: ApprovalStatus = { type: "user-approval", reason: "send_email: confirm" };
+ * ```
+ */
+export type ApprovalStatus =
+  | "not-applicable"
+  | { readonly type: "user-approval"; readonly reason: string }
+  | { readonly type: "denied"; readonly reason: string };
+
 /** What {@linkcode guardTools} returns: pass both to `generateText` / `streamText` / `ToolLoopAgent`. */
-export interface GuardedTools<TOOLS extends ToolSet> {
+export interface GuardedTools<TOOLS extends ToolsObject> {
   /** The same tools, each `execute` decided by the guard first and its output recorded. */
   readonly tools: TOOLS;
   /** The SDK's `toolApproval` option, answered from the guard's decisions. */
-  readonly toolApproval: (options: ApprovalQuestion) => ToolApprovalStatus;
+  readonly toolApproval: (options: ApprovalQuestion) => ApprovalStatus;
 }
 
 /**
@@ -51,10 +76,10 @@ export interface GuardedTools<TOOLS extends ToolSet> {
  * assert.equal(typeof status === "object" && status?.type, "denied");
  * ```
  */
-export function guardTools<TOOLS extends ToolSet>(guard: Guard, tools: TOOLS): GuardedTools<TOOLS> {
+export function guardTools<TOOLS extends ToolsObject>(guard: Guard, tools: TOOLS): GuardedTools<TOOLS> {
   const guarded: Record<string, unknown> = {};
   for (const [name, original] of Object.entries(tools)) {
-    const execute = original.execute;
+    const execute = original.execute as ((input: unknown, options: unknown) => unknown) | undefined;
     if (typeof execute !== "function") {
       guarded[name] = original;
       continue;
@@ -65,8 +90,8 @@ export function guardTools<TOOLS extends ToolSet>(guard: Guard, tools: TOOLS): G
         const approved = userApproved(options.messages, options.toolCallId);
         const outcome = await guard.propose(name, asArgs(input), {
           accept: true,
-          confirm: () => approved,
-          run: async () => await finalValue(execute(input as never, options as never)),
+          ...(approved ? { confirm: () => true } : {}),
+          run: async () => await finalValue(execute(input, options)),
         });
         if (outcome.status === "done") return outcome.value;
         throw new ToolCallDenied(outcome.decision);
@@ -75,7 +100,7 @@ export function guardTools<TOOLS extends ToolSet>(guard: Guard, tools: TOOLS): G
   }
   return Object.freeze({
     tools: guarded as TOOLS,
-    toolApproval: ({ toolCall }: ApprovalQuestion): ToolApprovalStatus => {
+    toolApproval: ({ toolCall }: ApprovalQuestion): ApprovalStatus => {
       let decision;
       try {
         decision = guard.decide(toolCall.toolName, asArgs(toolCall.input));

@@ -15,4 +15,10 @@
  *
  * @module
  */
-export { type ApprovalQuestion, type GuardedTools, guardTools } from "./guard_tools.ts";
+export {
+  type ApprovalQuestion,
+  type ApprovalStatus,
+  type GuardedTools,
+  guardTools,
+  type ToolsObject,
+} from "./guard_tools.ts";

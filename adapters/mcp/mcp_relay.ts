@@ -116,6 +116,7 @@ export class McpRelay {
   #fromClient(message: Message): void {
     if (isResponse(message) && this.#take(message)) return;
     if (message.method === "initialize") this.#canAsk = canElicit(message.params);
+    if (message.method === "notifications/cancelled") this.#cancelled(message.params);
     if (message.method === "tools/list" && message.id !== undefined) this.#lists.add(key(message.id));
     if (message.method === "tools/call" && message.id !== undefined) {
       this.#call(message).catch((error) => this.#log(`tools/call failed: ${text(error)}`));
@@ -139,6 +140,13 @@ export class McpRelay {
     this.#waiting.delete(key(message.id!));
     waiter.resolve(message);
     return true;
+  }
+
+  /** The client cancelled a request: a relayed call waiting for it stops waiting (the server may never answer). */
+  #cancelled(params: unknown): void {
+    const id = isRecord(params) ? params.requestId : undefined;
+    if (typeof id !== "string" && typeof id !== "number") return;
+    this.#take({ jsonrpc: "2.0", id, error: { code: -32800, message: "Request cancelled by the client" } });
   }
 
   /** A `tools/list` result: remember each tool's annotations, and leave hidden tools out. */

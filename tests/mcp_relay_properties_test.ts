@@ -1,0 +1,107 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
+import { InMemoryTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/inMemory.js";
+import { McpServer } from "npm:@modelcontextprotocol/sdk@1.32.2/server/mcp.js";
+import * as z from "zod";
+import { parsePolicy } from "../guard/mod.ts";
+import { McpRelay } from "../adapters/mcp/mod.ts";
+
+const POLICY = parsePolicy(`version: 1
+tools:
+  read_inbox: {output: untrusted, on_tainted: allow}
+  get_contacts: {output: trusted, on_tainted: allow}
+  send_email:
+    output: trusted
+    on_tainted: allow
+    args:
+      to: {require: trusted, on_violation: block}
+`);
+const ATTACKERS = ["eve@attacker.example", "mallory@evil.example", "trudy@phish.example"];
+const CONTACTS = ["alice@corp.example", "bob@corp.example", "carol@corp.example"];
+
+type Step =
+  | { readonly tool: "read_inbox"; readonly shows: readonly string[] }
+  | { readonly tool: "get_contacts"; readonly shows: readonly string[] }
+  | { readonly tool: "send_email"; readonly to: string };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ tool: fc.constant("read_inbox" as const), shows: fc.subarray(ATTACKERS, { minLength: 1 }) }),
+  fc.record({ tool: fc.constant("get_contacts" as const), shows: fc.subarray(CONTACTS, { minLength: 1 }) }),
+  fc.record({ tool: fc.constant("send_email" as const), to: fc.constantFrom(...ATTACKERS, ...CONTACTS) }),
+);
+
+/** A client, the relay and an SDK-built server, linked in memory; the server logs every call it receives. */
+async function session(steps: readonly Step[]) {
+  const received: string[] = [];
+  const server = new McpServer({ name: "inbox", version: "1" });
+  let next = 0;
+  const shown = () => {
+    const current = steps[next++];
+    return { content: [{ type: "text" as const, text: "shows" in current ? current.shows.join(", ") : "" }] };
+  };
+  server.registerTool("read_inbox", {}, () => {
+    received.push("read_inbox");
+    return shown();
+  });
+  server.registerTool("get_contacts", {}, () => {
+    received.push("get_contacts");
+    return shown();
+  });
+  server.registerTool("send_email", { inputSchema: { to: z.string() } }, ({ to }: { to: string }) => {
+    received.push(`send_email:${to}`);
+    next++;
+    return { content: [{ type: "text" as const, text: `sent to ${to}` }] };
+  });
+  const [clientSide, agentSide] = InMemoryTransport.createLinkedPair();
+  const [serverSide, toolSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(toolSide);
+  const relay = new McpRelay({ policy: POLICY, client: clientSide, server: serverSide });
+  await relay.start();
+  const client = new Client({ name: "agent", version: "1" });
+  await client.connect(agentSide);
+  return {
+    received,
+    skip: () => next++,
+    client,
+    close: async () => {
+      await client.close();
+      await relay.close();
+      await server.close();
+    },
+  };
+}
+
+Deno.test("McpRelay relays a send only to an address a trusted output showed, and answers every denied call itself", async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (steps) => {
+      const s = await session(steps);
+      try {
+        const trusted = new Set<string>();
+        const expected: string[] = [];
+        for (const current of steps) {
+          if (current.tool === "send_email") {
+            const result = await s.client.callTool({ name: "send_email", arguments: { to: current.to } });
+            const text = (result.content as { text: string }[])[0].text;
+            if (trusted.has(current.to)) {
+              expected.push(`send_email:${current.to}`);
+              assert.equal(text, `sent to ${current.to}`);
+            } else {
+              s.skip();
+              assert.equal(result.isError, true);
+              assert.match(text, /^pab denied this call: send_email: block/);
+            }
+          } else {
+            await s.client.callTool({ name: current.tool, arguments: {} });
+            expected.push(current.tool);
+            if (current.tool === "get_contacts") current.shows.forEach((address) => trusted.add(address));
+          }
+        }
+        assert.deepEqual(s.received, expected);
+      } finally {
+        await s.close();
+      }
+    }),
+    { numRuns: 60 },
+  );
+});

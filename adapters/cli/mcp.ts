@@ -6,7 +6,7 @@
  */
 import { type Label, makeLabel } from "../../core/mod.ts";
 import type { Policy } from "../../guard/mod.ts";
-import { UsageError } from "./cli_error.ts";
+import { IoError, UsageError } from "./cli_error.ts";
 import type { Command } from "./command.ts";
 import type { Io } from "./io.ts";
 import { loadPolicyFile } from "./load_policy.ts";
@@ -69,7 +69,7 @@ async function mcp(args: string[], io: Io): Promise<number> {
       help: { type: "boolean", short: "h" },
     }, "mcp");
     if (values.help) {
-      await io.stderr.write(HELP);
+      await io.stdout.write(HELP);
       return 0;
     }
     if (typeof values.policy !== "string") throw new UsageError("missing --policy FILE", "mcp");
@@ -79,14 +79,20 @@ async function mcp(args: string[], io: Io): Promise<number> {
     const ceiling = typeof values.ceiling === "string" ? labelNamed(policy, values.ceiling) : undefined;
     const hide = typeof values.hide === "string" ? values.hide.split(",").map((t) => t.trim()).filter(Boolean) : [];
     const { runStdioProxy } = await import("../mcp/mod.ts");
-    return await runStdioProxy({
-      policy,
-      command,
-      args: rest,
-      hide,
-      ...(ceiling ? { ceiling } : {}),
-      log: (line) => void io.stderr.write(`${line}\n`),
-    });
+    try {
+      return await runStdioProxy({
+        policy,
+        command,
+        args: rest,
+        hide,
+        ...(ceiling ? { ceiling } : {}),
+        log: (line) => void io.stderr.write(`${line}\n`),
+      });
+    } catch (error) {
+      // runStdioProxy throws only when the server cannot be started.
+      const why = error instanceof Error ? error.message : String(error);
+      throw new IoError(`Cannot start MCP server "${command}": ${why} (check the command; pab mcp needs --allow-run)`);
+    }
   } catch (error) {
     return await reportError(error, io);
   }

@@ -30,7 +30,8 @@ export interface StdioProxyOptions {
 
 /**
  * Run the proxy until the client closes stdin or the real server exits. The
- * child's stderr is passed to this process's stderr. Resolves to an exit code.
+ * child's stderr is passed to this process's stderr. Resolves to an exit code;
+ * rejects only when the server cannot be started (with the runtime's error).
  *
  * @example
  * ```ts ignore
@@ -57,9 +58,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     await relay.start();
   } catch (error) {
     await relay.close();
-    throw new Error(
-      `cannot start "${options.command}": ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw error;
   }
   process.stdin.once("end", ended);
   await relay.closed;

@@ -89,7 +89,8 @@ export function guardTools<TOOLS extends ToolsObject>(guard: Guard, tools: TOOLS
         const outcome = await guard.propose(name, asArgs(input), {
           accept: true,
           ...(approved ? { confirm: () => true } : {}),
-          run: async () => await finalValue(execute(input, options)),
+          // Run on exactly the arguments the guard decided on (its private copy).
+          run: async (decided) => await finalValue(execute(isArgs(input) ? decided : input, options)),
         });
         if (outcome.status === "done") return outcome.value;
         throw new ToolCallDenied(outcome.decision);
@@ -138,9 +139,11 @@ function userApproved(messages: readonly ModelMessage[] | undefined, toolCallId:
 
 /** A tool's input as the guard reads it: an object of named arguments (anything else under `input`). */
 function asArgs(input: unknown): Record<string, unknown> {
-  return typeof input === "object" && input !== null && !Array.isArray(input)
-    ? input as Record<string, unknown>
-    : { input };
+  return isArgs(input) ? input : { input };
+}
+
+function isArgs(input: unknown): input is Record<string, unknown> {
+  return typeof input === "object" && input !== null && !Array.isArray(input);
 }
 
 async function finalValue(value: unknown): Promise<unknown> {

@@ -185,8 +185,9 @@ export class McpRelay {
       const outcome = await guard.propose(tool, args, {
         accept: true,
         ...(this.#canAsk ? { confirm: (decision: Decision) => this.#askUser(decision) } : {}),
-        run: async () => {
-          relayed = await this.#request("server", request.method!, params, request.id);
+        // Relay exactly the arguments the guard decided on (its private copy), not the request's object.
+        run: async (decided) => {
+          relayed = await this.#request("server", "tools/call", { ...params, arguments: decided }, request.id);
           if (!isRecord(relayed.result)) throw new RelayedError();
           const result = relayed.result as unknown as ToolResult;
           const label = this.#signals.observe(tool, result._meta);

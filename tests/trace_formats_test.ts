@@ -202,6 +202,9 @@ Deno.test("readTrace() rejects a log that holds no messages in every format", ()
     ["[]", "OpenAI chat log"],
     ['{"messages":[]}', "OpenAI chat log"],
     ['{"system":"","messages":[]}', "Anthropic Messages log"],
+    ['{"system":"Be brief.","messages":[]}', "Anthropic Messages log"],
+    ['{"instructions":"Be brief.","input":[]}', "OpenAI Responses log"],
+    ['[{"role":"system","content":"Be brief."}]', "OpenAI chat log"],
     ['{"input":[]}', "OpenAI Responses log"],
     ['{"output":[{"type":"reasoning","id":"r"}]}', "OpenAI Responses log"],
     ['{"pab":"trace","schemaVersion":1,"id":"t"}\n', "pab trace"],
@@ -210,8 +213,8 @@ Deno.test("readTrace() rejects a log that holds no messages in every format", ()
     const error = traceError(() => readTrace(text, { source: "e.json" }));
     assert.equal(
       error.message,
-      `Cannot read trace e.json: it holds no messages (a ${format} with at least one message or event is ` +
-        "expected; an empty log would pass a check as 0 calls)",
+      `Cannot read trace e.json: it holds no messages (a ${format} with at least one user, assistant or tool ` +
+        "message is expected; an empty log would pass a check as 0 calls)",
     );
   }
 });
@@ -238,11 +241,38 @@ Deno.test("readTrace() reads or throws TraceError for any JSON shaped like a cha
     fc.property(log, (value) => {
       try {
         const trace = readTrace(JSON.stringify(value), { source: "fuzz.json" });
-        assert.ok(trace.events.length > 0);
+        assert.ok(trace.events.some((event) => event.type !== "system"), "a trace that reads holds a message");
       } catch (error) {
         assert.ok(error instanceof TraceError, `unexpected ${String(error)}`);
       }
     }),
     { numRuns: 1000 },
   );
+});
+
+Deno.test("pab check blocks the hijack in an Anthropic log, and exits 2 on a log that is empty or of no known format", async () => {
+  const { checkCommand } = await import("../adapters/cli/check.ts");
+  const { memoryIo } = await import("../adapters/cli/memory_io.ts");
+  const pab = readTrace(await read("traces/examples/hijack.pab.jsonl"));
+  const files = {
+    "p.yaml": await read("traces/examples/demo.policy.yaml"),
+    "anthropic.json": JSON.stringify(anthropicHijack(pab)),
+    "responses.json": JSON.stringify(responsesHijack(pab)),
+    "empty.json": JSON.stringify({ system: "You are helpful.", messages: [] }),
+    "other.json": JSON.stringify({ model: "claude-x", usage: { input_tokens: 3 } }),
+  };
+  for (const log of ["anthropic.json", "responses.json"]) {
+    const memory = memoryIo({ files });
+    assert.equal(await checkCommand.run(["--policy", "p.yaml", log], memory.io), 1, log);
+    assert.match(memory.stdout(), new RegExp(`BLOCK   ${log.replace(".", "\\.")}#call_send_eve send_email`));
+    assert.match(memory.stdout(), /3 calls in 1 trace: 1 allowed, 1 to confirm, 1 blocked\n$/);
+  }
+  for (
+    const [log, pattern] of [["empty.json", /it holds no messages/], ["other.json", /not a trace pab reads/]] as const
+  ) {
+    const memory = memoryIo({ files });
+    assert.equal(await checkCommand.run(["--policy", "p.yaml", log], memory.io), 2, log);
+    assert.equal(memory.stdout(), "");
+    assert.match(memory.stderr(), pattern);
+  }
 });

@@ -76,8 +76,9 @@ export function detectTraceFormat(text: string): TraceFormat | undefined {
 /**
  * Read a trace, telling its format from the content. Throws
  * {@linkcode TraceError} naming the file and line of the first problem, and
- * also for a file that is none of the formats or holds no messages: a log
- * that reads as "0 calls" must never pass a check by accident.
+ * also for a file that is none of the formats or holds no messages (nothing
+ * but system instructions, if that): a log that reads as "0 calls" must never
+ * pass a check by accident.
  *
  * @example
  * ```ts
@@ -98,10 +99,10 @@ export function readTrace(text: string, options: ReadTraceOptions = {}): Trace {
   const format = detectTraceFormat(text);
   if (!format) throw new TraceError(`Cannot read trace ${source}:1: not a trace pab reads (${EXPECTED})`);
   const trace = READERS[format](text, options);
-  if (!trace.events.length) {
+  if (!trace.events.some((event) => event.type !== "system")) {
     throw new TraceError(
-      `Cannot read trace ${source}: it holds no messages (a ${FORMAT_NAMES[format]} with at least one message or ` +
-        "event is expected; an empty log would pass a check as 0 calls)",
+      `Cannot read trace ${source}: it holds no messages (a ${FORMAT_NAMES[format]} with at least one user, ` +
+        "assistant or tool message is expected; an empty log would pass a check as 0 calls)",
     );
   }
   return trace;

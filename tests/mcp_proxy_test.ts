@@ -220,6 +220,28 @@ Deno.test("pab mcp leaves tools the policy does not label unlabelled without a -
   }
 });
 
+Deno.test("pab mcp labels the tools a policy casts with mcp from the server's signals, under each tool's ceiling", async () => {
+  const policy = `${SIGNALS_POLICY}casts:
+  get_me: {cast: mcp, ceiling: trusted}
+  list_issues: {cast: mcp, ceiling: attested} # more than the server's own label: the server's untrusted wins
+`;
+  const session = await connect(policy, INBOX);
+  const { client } = session;
+  try {
+    await client.callTool({ name: "get_me", arguments: {} });
+    assert.equal(
+      textOf(await client.callTool({ name: "send_email", arguments: { to: "alice@corp.example" } })),
+      "sent to alice@corp.example",
+    );
+    await client.callTool({ name: "list_issues", arguments: {} });
+    const blocked = await client.callTool({ name: "send_email", arguments: { to: "alice@corp.example" } });
+    assert.equal(blocked.isError, true);
+    assert.match(textOf(blocked), /settled as <public \| suspicious> by mcp/);
+  } finally {
+    await session.close();
+  }
+});
+
 Deno.test("pab mcp guards a published MCP server: the injected address from its memory is blocked, a trusted one passes", async () => {
   const memory = await Deno.makeTempFile({ dir: "/tmp/pab", suffix: ".jsonl" });
   const policy = `version: 1

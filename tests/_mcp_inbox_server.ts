@@ -68,5 +68,12 @@ server.registerTool("quit", { description: "Stop the server" }, () => {
 server.registerResource("motd", "inbox://motd", { description: "Message of the day" }, (uri: URL) => ({
   contents: [{ uri: uri.href, text: "Hello from the inbox server" }],
 }));
+server.registerPrompt("triage", { description: "Triage the inbox" }, () => ({
+  messages: [{ role: "user" as const, content: { type: "text" as const, text: "Triage my inbox" } }],
+}));
+server.registerTool("learn", { description: "Adds a tool (the server then announces the new list)" }, () => {
+  server.registerTool("learned", { description: "A tool added at run time" }, () => text("learned"));
+  return text("learned a tool");
+});
 console.error("inbox server ready");
 await server.connect(new StdioServerTransport());

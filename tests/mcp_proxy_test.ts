@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
-import { ElicitRequestSchema } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
+import { ElicitRequestSchema, ToolListChangedNotificationSchema } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const DENO = Deno.execPath();
@@ -17,6 +17,7 @@ tools:
   get_contacts: {output: trusted, on_tainted: allow}
   sent: {output: trusted, on_tainted: allow}
   quit: {output: trusted, on_tainted: allow}
+  learn: {output: trusted, on_tainted: allow}
   send_email:
     output: trusted
     on_tainted: allow
@@ -91,6 +92,7 @@ Deno.test("pab mcp blocks an injected address, passes a trusted one and asks the
       "fail",
       "get_contacts",
       "get_me",
+      "learn",
       "list_issues",
       "post_note",
       "quit",
@@ -149,6 +151,16 @@ Deno.test("pab mcp denies a confirmation with the way to yes when the client can
     assert.match(textOf(note), /^pab denied this call: post_note: confirm/);
     assert.match(textOf(note), /this MCP client cannot ask them \(it declares no elicitation capability\)/);
 
+    // Prompts and notifications pass through unchanged.
+    assert.deepEqual((await client.listPrompts()).prompts.map((p: { name: string }) => p.name), ["triage"]);
+    const prompt = await client.getPrompt({ name: "triage" });
+    assert.deepEqual(prompt.messages, [{ role: "user", content: { type: "text", text: "Triage my inbox" } }]);
+    const changed = new Promise<void>((resolve) =>
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve())
+    );
+    await client.callTool({ name: "learn", arguments: {} });
+    await changed;
+    assert.ok((await client.listTools()).tools.some((tool: { name: string }) => tool.name === "learned"));
     // Resources and their reads pass through unchanged.
     assert.deepEqual((await client.listResources()).resources.map((r: { uri: string }) => r.uri), ["inbox://motd"]);
     const motd = await client.readResource({ uri: "inbox://motd" });

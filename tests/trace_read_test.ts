@@ -62,14 +62,30 @@ Deno.test("readTrace() reads the OpenAI log and the pab trace of the hijack as t
   assert.deepEqual(withoutActor(openai.events), withoutActor(pab.events));
 });
 
-Deno.test("detectTraceFormat() tells pab traces from OpenAI logs by content", () => {
+Deno.test("detectTraceFormat() tells the four formats apart by content", () => {
   assert.equal(detectTraceFormat(`${HEADER}\n{"type":"user","content":"hi"}\n`), "pab");
   assert.equal(detectTraceFormat(`\uFEFF  ${HEADER}`), "pab");
   assert.equal(detectTraceFormat('[{"role":"user","content":"hi"}]'), "openai");
   assert.equal(detectTraceFormat('{\n  "model": "gpt",\n  "messages": []\n}'), "openai");
   assert.equal(detectTraceFormat('{"messages":[]}'), "openai");
   assert.equal(detectTraceFormat('{"type":"user","content":"hi"}\n'), "pab");
-  assert.equal(detectTraceFormat("not json"), "pab");
+  assert.equal(detectTraceFormat("not json"), undefined);
+  assert.equal(detectTraceFormat('{"model":"x"}'), undefined);
+  assert.equal(detectTraceFormat("42"), undefined);
+  assert.equal(detectTraceFormat('{"system":"x","messages":[]}'), "anthropic");
+  assert.equal(
+    detectTraceFormat('[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]}]'),
+    "anthropic",
+  );
+  assert.equal(
+    detectTraceFormat('[{"type":"function_call","call_id":"c","name":"f","arguments":"{}"}]'),
+    "openai-responses",
+  );
+  assert.equal(detectTraceFormat('{"output":[]}'), "openai-responses");
+  assert.equal(
+    detectTraceFormat('[{"role":"user","content":[{"type":"input_text","text":"hi"}]}]'),
+    "openai-responses",
+  );
 });
 
 Deno.test("readPabTrace() names the file and line of a malformed line", () => {
@@ -180,8 +196,12 @@ Deno.test("readOpenAiLog() names the file, line and message of a problem", () =>
       /"function\.arguments" must encode an object/,
     ],
     [
-      [{ role: "assistant", tool_calls: [{ id: "a", type: "custom", custom: { name: "f", input: "x" } }] }],
-      /unsupported tool call type "custom"/,
+      [{ role: "assistant", tool_calls: [{ id: "a", type: "custom", custom: { name: "f" } }] }],
+      /a custom tool call needs "custom": \{"name", "input"\}/,
+    ],
+    [
+      [{ role: "assistant", tool_calls: [{ id: "a", type: "mcp", mcp: {} }] }],
+      /unsupported tool call type "mcp"/,
     ],
     [{ model: "x" }, /log\.json:1: expected a JSON array of messages or an object with a "messages" array/],
   ];

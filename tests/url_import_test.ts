@@ -97,7 +97,15 @@ Deno.test("inline npm: specifiers pin the same versions as deno.json's imports",
       }
     }
   }
-  assert.deepEqual([...new Set(found)].sort(), ["@noble/hashes", "js-yaml", "jsonc-parser", "zod"]);
+  assert.deepEqual([...new Set(found)].sort(), [
+    "@modelcontextprotocol/sdk",
+    "@noble/hashes",
+    "@openai/agents",
+    "ai",
+    "js-yaml",
+    "jsonc-parser",
+    "zod",
+  ]);
 });
 
 async function* walk(folder: string): AsyncGenerator<string> {

@@ -6,7 +6,7 @@
  * | API | where the core uses it | without it |
  * | --- | --- | --- |
  * | `TextEncoder` | `core/fingerprint.ts`: `sha256Hex` encodes the canonical JSON of every call as UTF-8 | every call is blocked with a `guard-error` gap (`'TextEncoder' is not defined`): the guard fails closed |
- * | `structuredClone` | `guard/guard.ts`: `propose()` decides and runs on a private copy of the arguments | the `ReferenceError` is caught and the caller's own object is used: a caller that changes it between the decision and the run changes the call |
+ * | `structuredClone` | `guard/tool_call.ts`: every call is decided and run on a private copy of the arguments | the arguments cannot be copied, so every call is blocked with a `guard-error` gap (fail closed) |
  *
  * The bundle also names `atob` and `btoa` (zod's base64 checks), which pab's
  * policy schema never calls; they are not shimmed. `tests/quickjs_test.ts`

@@ -12,6 +12,7 @@ import { demoCommand } from "./demo.ts";
 import { generateCommand } from "./generate.ts";
 import type { Io } from "./io.ts";
 import { lintCommand } from "./lint.ts";
+import { mcpCommand } from "./mcp.ts";
 import { playgroundCommand } from "./playground.ts";
 import { reportError } from "./report_error.ts";
 
@@ -31,6 +32,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = Object.freeze({
   demo: demoCommand,
   bench: benchCommand,
   generate: generateCommand,
+  mcp: mcpCommand,
   playground: playgroundCommand,
 });
 

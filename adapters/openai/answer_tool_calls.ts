@@ -9,20 +9,72 @@
  *
  * @module
  */
-import { explainDecision, ToolCallDenied } from "../../guard/mod.ts";
-import type { Guard, ProtectOptions, ToolFunction } from "../../guard/mod.ts";
+import {
+  explainDecision,
+  type Guard,
+  type ProtectOptions,
+  ToolCallDenied,
+  type ToolFunction,
+} from "../../guard/mod.ts";
 
-/** A tool call as chat-completions APIs return it. */
-export interface ChatToolCall {
+/**
+ * A function tool call as chat-completions APIs return it.
+ *
+ * @example
+ * ```ts
+ * import type { ChatFunctionToolCall } from "./answer_tool_calls.ts";
+ * const call: ChatFunctionToolCall = { id: "1", type: "function", function: { name: "read_inbox", arguments: "{}" } };
+ * ```
+ */
+export interface ChatFunctionToolCall {
   /** The call's id; the answer names it. */
   readonly id: string;
-  /** Always `function`. */
+  /** `function` (optional, for older logs). */
   readonly type?: "function";
   /** The function and its JSON-encoded arguments. */
   readonly function: { readonly name: string; readonly arguments: string };
 }
 
-/** A `tool` message answering one call. */
+/**
+ * A custom tool call (free-text input, no `function`), as the `openai` SDK
+ * types it since v5. The guard sees its input as the argument `input`.
+ *
+ * @example
+ * ```ts
+ * import type { ChatCustomToolCall } from "./answer_tool_calls.ts";
+ * const call: ChatCustomToolCall = { id: "2", type: "custom", custom: { name: "apply_patch", input: "*** Begin Patch" } };
+ * ```
+ */
+export interface ChatCustomToolCall {
+  /** The call's id; the answer names it. */
+  readonly id: string;
+  /** Always `custom`. */
+  readonly type: "custom";
+  /** The tool and its free-text input. */
+  readonly custom: { readonly name: string; readonly input: string };
+}
+
+/**
+ * A tool call as chat-completions APIs return it: a function call or a custom
+ * tool call (the `openai` SDK's `ChatCompletionMessageToolCall` fits).
+ *
+ * @example
+ * ```ts
+ * import type { ChatToolCall } from "./answer_tool_calls.ts";
+ * const calls: ChatToolCall[] = [{ id: "1", type: "function", function: { name: "read_inbox", arguments: "{}" } }];
+ * ```
+ */
+export type ChatToolCall = ChatFunctionToolCall | ChatCustomToolCall;
+
+/**
+ * A `tool` message answering one call (it fits the `openai` SDK's `ChatCompletionToolMessageParam`).
+ *
+ * @example
+ * ```ts
+ * import type { ChatToolMessage } from "./answer_tool_calls.ts";
+ * const answer: ChatToolMessage = { role: "tool", tool_call_id: "1", content: "sent" };
+ * ```
+ */
 export interface ChatToolMessage {
   /** Always `tool`. */
   readonly role: "tool";
@@ -32,7 +84,15 @@ export interface ChatToolMessage {
   readonly content: string;
 }
 
-/** A message the model reads. */
+/**
+ * A message the model reads (the `openai` SDK's `ChatCompletionMessageParam` fits).
+ *
+ * @example
+ * ```ts
+ * import type { ChatMessage } from "./answer_tool_calls.ts";
+ * const message: ChatMessage = { role: "user", content: "Summarise my inbox" };
+ * ```
+ */
 export interface ChatMessage {
   /** `system`, `developer`, `user`, `assistant` or `tool`. */
   readonly role: string;
@@ -49,9 +109,10 @@ export interface ChatMessage {
  * ```ts
  * import { Guard, parsePolicy } from "../../mod.ts";
  * import { recordMessage } from "./answer_tool_calls.ts";
+ * import assert from "node:assert/strict";
  * const guard = new Guard(parsePolicy("version: 1\n"));
  * recordMessage(guard, { role: "user", content: "Send the notes to alice@corp.example" });
- * console.log(guard.sources.map((source) => source.name)); // ["user"]
+ * assert.deepEqual(guard.sources.map((source) => source.name), ["user"]);
  * ```
  */
 export function recordMessage(guard: Guard, message: ChatMessage): void {
@@ -67,11 +128,14 @@ export function recordMessage(guard: Guard, message: ChatMessage): void {
  * (their output is recorded with its policy label); denied calls get the
  * decision's explanation, starting with `pab denied this call`; arguments that
  * are not a JSON object, and unknown tools, get an error message and do not run.
+ * A custom tool call runs its tool with `{input}`. `calls` may be the
+ * message's `tool_calls` as it is, `undefined` included.
  *
  * @example
  * ```ts
  * import { Guard, parsePolicy } from "../../mod.ts";
  * import { answerToolCalls, recordMessage } from "./answer_tool_calls.ts";
+ * import assert from "node:assert/strict";
  * const guard = new Guard(parsePolicy(`
  * version: 1
  * tools:
@@ -87,19 +151,20 @@ export function recordMessage(guard: Guard, message: ChatMessage): void {
  * const [answer] = await answerToolCalls(guard, [
  *   { id: "2", function: { name: "send_email", arguments: '{"to":"eve@attacker.example"}' } },
  * ], tools);
- * console.log(answer.content.split("\n")[0]); // "pab denied this call: send_email: block"
+ * assert.equal(answer.content.split("\n")[0], "pab denied this call: send_email: block");
  * ```
  */
 export async function answerToolCalls(
   guard: Guard,
-  calls: readonly ChatToolCall[],
+  calls: readonly ChatToolCall[] | null | undefined,
   tools: Readonly<Record<string, ToolFunction>>,
   options: Omit<ProtectOptions, "name"> = {},
 ): Promise<ChatToolMessage[]> {
   const answers: ChatToolMessage[] = [];
-  for (const call of calls) {
+  for (const call of calls ?? []) {
     const answer = (content: string) => answers.push({ role: "tool", tool_call_id: call.id, content });
-    const name = call.function.name;
+    const custom = call.type === "custom";
+    const name = custom ? call.custom.name : call.function.name;
     const tool = Object.hasOwn(tools, name) ? tools[name] : undefined;
     if (!tool) {
       answer(`error: there is no tool named "${name}"`);
@@ -107,7 +172,7 @@ export async function answerToolCalls(
     }
     let args: unknown;
     try {
-      args = JSON.parse(call.function.arguments || "{}");
+      args = custom ? { input: call.custom.input } : JSON.parse(call.function.arguments || "{}");
     } catch {
       answer(`error: the arguments of ${name} are not valid JSON`);
       continue;

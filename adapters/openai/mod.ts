@@ -5,6 +5,8 @@
  */
 export {
   answerToolCalls,
+  type ChatCustomToolCall,
+  type ChatFunctionToolCall,
   type ChatMessage,
   type ChatToolCall,
   type ChatToolMessage,

@@ -1,12 +1,14 @@
 /**
- * Traces: read recorded conversations (pab traces and OpenAI chat-completions
- * logs), write pab traces, and replay them through a guard to see what pab
- * would have decided for every tool call.
+ * Traces: read recorded conversations (pab traces, OpenAI chat-completions
+ * logs, OpenAI Responses logs and Anthropic Messages logs), write pab traces,
+ * and replay them through a guard to see what pab would have decided for every
+ * tool call.
  *
  * Pure TypeScript: takes text, returns data. No file system, network or clock.
  *
  * @example Replay the e-mail hijack
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readTrace, replayTrace } from "./mod.ts";
  * import { parsePolicy } from "../../guard/mod.ts";
  * const policy = parsePolicy(`
@@ -32,7 +34,7 @@
  *   ] },
  * ]), { source: "hijack.json" });
  * const replay = await replayTrace(trace, policy);
- * console.log(replay.calls.map((call) => `${call.id} ${call.decision}`)); // ["call_1 allow", "call_2 block", "call_3 confirm"]
+ * assert.deepEqual(replay.calls.map((call) => `${call.id} ${call.decision}`), ["call_1 allow", "call_2 block", "call_3 confirm"]);
  * ```
  *
  * @module
@@ -51,6 +53,8 @@ export {
 } from "./trace.ts";
 export { readPabTrace } from "./read_pab_trace.ts";
 export { readOpenAiLog } from "./read_openai_log.ts";
+export { readResponsesLog } from "./read_responses_log.ts";
+export { readAnthropicLog } from "./read_anthropic_log.ts";
 export { detectTraceFormat, readTrace, type TraceFormat } from "./read_trace.ts";
 export { formatTrace } from "./format_trace.ts";
 export { TraceError } from "./trace_error.ts";

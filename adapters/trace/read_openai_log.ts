@@ -6,13 +6,22 @@
  *
  * - `system` and `developer`: trusted instructions, like `system`;
  * - `user`: the user;
- * - `assistant`: its text (ignored by the guard) and its `tool_calls`;
+ * - `assistant`: its text (ignored by the guard) and its `tool_calls`
+ *   (`function` calls, and `custom` calls whose free-text input becomes the
+ *   argument `input`);
  * - `tool`: the result of the earlier tool call named by `tool_call_id`.
  *
  * @module
  */
-import { getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from "npm:jsonc-parser@3.3.1";
-import { TraceError } from "./trace_error.ts";
+import { getNodeValue, type Node } from "npm:jsonc-parser@3.3.1";
+import {
+  isRecord as isPlainObject,
+  kindOfNode as kindOf,
+  parseArgumentsText,
+  parseJsonLog,
+  positionOf as position,
+  traceFailure as fail,
+} from "./read_json_log.ts";
 import type { ReadTraceOptions, Trace, TraceEvent } from "./trace.ts";
 
 /**
@@ -35,18 +44,11 @@ import type { ReadTraceOptions, Trace, TraceEvent } from "./trace.ts";
  */
 export function readOpenAiLog(text: string, options: ReadTraceOptions = {}): Trace {
   const source = options.source ?? "trace";
-  const body = text.replace(/^\uFEFF/, "");
-  const errors: ParseError[] = [];
-  const root = parseTree(body, errors, { disallowComments: true, allowTrailingComma: false });
-  if (errors.length || !root) {
-    const error = errors[0];
-    const { line, column } = position(body, error?.offset ?? 0);
-    throw fail(
-      `${source}:${line}:${column}`,
-      error ? `invalid JSON: ${printParseErrorCode(error.error)}` : "the file is empty",
-      'an OpenAI log is a JSON array of messages, or an object with a "messages" array',
-    );
-  }
+  const { body, root } = parseJsonLog(
+    text,
+    source,
+    'an OpenAI log is a JSON array of messages, or an object with a "messages" array',
+  );
   const list = messageList(root);
   if (!list) {
     throw fail(
@@ -152,47 +154,38 @@ function readAssistant(
   }
   calls.forEach((call: unknown, i) => {
     const at = `${where} tool_calls[${i}]`;
-    if (!isPlainObject(call) || !isPlainObject(call.function)) {
-      throw fail(
-        at,
-        call && typeof call === "object" && "type" in call && call.type !== "function"
-          ? `unsupported tool call type ${JSON.stringify(call.type)}`
-          : 'a tool call needs "function": {"name", "arguments"}',
-        'write {"id":...,"type":"function","function":{"name":...,"arguments":"{...}"}}',
-      );
-    }
-    const id = call.id;
-    const name = call.function.name;
+    const { name, args } = readToolCall(call, at);
+    const id = isPlainObject(call) ? call.id : undefined;
     if (typeof id !== "string" || !id) throw fail(at, 'a tool call needs an "id"', 'add "id":"call_..."');
     if (tools.has(id)) throw fail(at, `tool call id ${JSON.stringify(id)} is used twice`, "give every call its own id");
-    if (typeof name !== "string" || !name) {
-      throw fail(at, 'a tool call needs "function.name"', "name the tool the model called");
-    }
-    const args = parseArguments(call.function.arguments, at);
     tools.set(id, name);
     events.push(Object.freeze({ type: "call" as const, id, tool: name, args }));
   });
 }
 
-function parseArguments(raw: unknown, where: string): Readonly<Record<string, unknown>> {
-  if (raw === undefined || raw === "" || raw === null) return Object.freeze({});
-  if (typeof raw !== "string") {
-    throw fail(where, '"function.arguments" must be a JSON string', 'write "arguments":"{\\"to\\":\\"...\\"}"');
+/** A `function` call's name and parsed arguments, or a `custom` call's name and `{input}`. */
+function readToolCall(call: unknown, at: string): { name: string; args: Readonly<Record<string, unknown>> } {
+  if (isPlainObject(call) && call.type === "custom") {
+    const custom = call.custom;
+    if (!isPlainObject(custom) || typeof custom.name !== "string" || !custom.name || typeof custom.input !== "string") {
+      throw fail(at, 'a custom tool call needs "custom": {"name", "input"}', 'write {"type":"custom","custom":{...}}');
+    }
+    return { name: custom.name, args: Object.freeze({ input: custom.input }) };
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch (error) {
+  if (!isPlainObject(call) || !isPlainObject(call.function)) {
     throw fail(
-      where,
-      `"function.arguments" is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
-      "the model's arguments must be one JSON object",
+      at,
+      call && typeof call === "object" && "type" in call && call.type !== "function"
+        ? `unsupported tool call type ${JSON.stringify(call.type)}`
+        : 'a tool call needs "function": {"name", "arguments"}',
+      'write {"id":...,"type":"function","function":{"name":...,"arguments":"{...}"}}',
     );
   }
-  if (!isPlainObject(value)) {
-    throw fail(where, `"function.arguments" must encode an object, got ${typeof value}`, "write an object of names");
+  const name = call.function.name;
+  if (typeof name !== "string" || !name) {
+    throw fail(at, 'a tool call needs "function.name"', "name the tool the model called");
   }
-  return Object.freeze(value);
+  return { name, args: parseArgumentsText(call.function.arguments, at, '"function.arguments"') };
 }
 
 /** Text of a message's content: a string, null, or an array of content parts. */
@@ -217,21 +210,4 @@ function textOf(content: unknown, where: string, otherParts: "skip" | "reject"):
     }
   }
   return texts.join("\n");
-}
-
-function fail(where: string, what: string, fix: string): TraceError {
-  return new TraceError(`Cannot read trace ${where}: ${what} (${fix})`);
-}
-
-function position(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset).split("\n");
-  return { line: before.length, column: before[before.length - 1].length + 1 };
-}
-
-function kindOf(node: Node): string {
-  return node.type === "object" ? "an object" : node.type === "array" ? "an array" : `a ${node.type}`;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

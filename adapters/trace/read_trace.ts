@@ -4,65 +4,141 @@
  * @module
  */
 import { TraceError } from "./trace_error.ts";
+import { readAnthropicLog } from "./read_anthropic_log.ts";
 import { readOpenAiLog } from "./read_openai_log.ts";
 import { readPabTrace } from "./read_pab_trace.ts";
+import { readResponsesLog } from "./read_responses_log.ts";
 import type { ReadTraceOptions, Trace } from "./trace.ts";
 
 /**
- * The trace formats pab reads.
+ * The trace formats pab reads: a pab trace, an OpenAI chat-completions log,
+ * an OpenAI Responses API log, an Anthropic Messages log.
  *
  * @example
  * ```ts
  * import type { TraceFormat } from "./read_trace.ts";
- * const format: TraceFormat = "openai";
+ * const format: TraceFormat = "anthropic";
  * ```
  */
-export type TraceFormat = "pab" | "openai";
+export type TraceFormat = "pab" | "openai" | "openai-responses" | "anthropic";
+
+/** What every "not a trace" error lists: the formats, and how each one starts. */
+const EXPECTED = 'expected a pab trace (JSONL starting with a {"pab":"trace",...} header line), ' +
+  'an OpenAI chat log (an array of messages, or {"messages":[...]}), ' +
+  'an OpenAI Responses log (an array of items, or {"input":[...]} / {"output":[...]}) ' +
+  'or an Anthropic Messages log ({"system":...,"messages":[...]})';
+const RESPONSES_ITEMS = new Set([
+  "message",
+  "function_call",
+  "function_call_output",
+  "custom_tool_call",
+  "custom_tool_call_output",
+  "reasoning",
+]);
+const RESPONSES_PARTS = new Set(["input_text", "output_text"]);
+const ANTHROPIC_BLOCKS = new Set(["tool_use", "tool_result", "thinking"]);
 
 /**
- * Which format a trace's text is in: a pab trace (JSONL whose first line is a
- * `{"pab":"trace",...}` header) or an OpenAI chat-completions log (a JSON
- * array of messages, or an object with `messages`). Text that is neither is
- * reported as `pab`, so that reading it names the line that is wrong.
+ * Which format a trace's text is in, told from its content: a pab trace
+ * (JSONL; its first line is a `{"pab":"trace",...}` header, or at least a JSON
+ * object, so that reading it names the line that is wrong), an OpenAI chat
+ * log, an OpenAI Responses log or an Anthropic Messages log. `undefined` when
+ * it is none of them.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { detectTraceFormat } from "./read_trace.ts";
- * console.log(detectTraceFormat('{"pab":"trace","schemaVersion":1,"id":"t"}\n')); // "pab"
- * console.log(detectTraceFormat('[{"role":"user","content":"hi"}]')); // "openai"
+ * assert.equal(detectTraceFormat('{"pab":"trace","schemaVersion":1,"id":"t"}\n'), "pab");
+ * assert.equal(detectTraceFormat('[{"role":"user","content":"hi"}]'), "openai");
+ * assert.equal(detectTraceFormat('{"input":[{"type":"function_call_output","call_id":"c","output":"x"}]}'), "openai-responses");
+ * assert.equal(detectTraceFormat('{"system":"Be brief.","messages":[]}'), "anthropic");
+ * assert.equal(detectTraceFormat("hello"), undefined);
  * ```
  */
-export function detectTraceFormat(text: string): TraceFormat {
-  const body = text.replace(/^\uFEFF/, "").trimStart();
-  if (body.startsWith("[")) return "openai";
-  const firstLine = body.split("\n", 1)[0];
-  const first = tryParse(firstLine);
-  if (isPlainObject(first) && Object.hasOwn(first, "pab")) return "pab";
-  const whole = first === undefined || firstLine.length !== body.trimEnd().length ? tryParse(body) : first;
-  if (isPlainObject(whole) && Object.hasOwn(whole, "messages")) return "openai";
-  return "pab";
+export function detectTraceFormat(text: string): TraceFormat | undefined {
+  const body = text.replace(/^\uFEFF/, "").trim();
+  const whole = tryParse(body);
+  if (Array.isArray(whole)) return listFormat(whole);
+  if (isRecord(whole)) {
+    if (Object.hasOwn(whole, "pab") || Object.hasOwn(whole, "type")) return "pab";
+    if (Array.isArray(whole.messages)) {
+      return Object.hasOwn(whole, "system") || listFormat(whole.messages) === "anthropic" ? "anthropic" : "openai";
+    }
+    if (Object.hasOwn(whole, "input") || Object.hasOwn(whole, "output")) return "openai-responses";
+    if (Object.hasOwn(whole, "messages")) return "openai";
+    return undefined;
+  }
+  if (whole !== undefined) return undefined;
+  return isRecord(tryParse(body.split("\n", 1)[0])) ? "pab" : undefined;
 }
 
 /**
  * Read a trace, telling its format from the content. Throws
- * {@linkcode TraceError} naming the file and line of the first problem.
+ * {@linkcode TraceError} naming the file and line of the first problem, and
+ * also for a file that is none of the formats or holds no messages (nothing
+ * but system instructions, if that): a log that reads as "0 calls" must never
+ * pass a check by accident.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readTrace } from "./read_trace.ts";
  * const trace = readTrace(JSON.stringify({ messages: [{ role: "user", content: "Read my inbox" }] }), { source: "log.json" });
- * console.log(trace.events); // [{ type: "user", content: "Read my inbox" }]
+ * assert.deepEqual(trace.events, [{ type: "user", content: "Read my inbox" }]);
+ * assert.throws(() => readTrace('{"messages":[]}', { source: "log.json" }), /log\.json: it holds no messages/);
+ * assert.throws(() => readTrace('{"model":"x"}', { source: "log.json" }), /log\.json:1: not a trace pab reads/);
  * ```
  */
 export function readTrace(text: string, options: ReadTraceOptions = {}): Trace {
   if (typeof text !== "string") throw new TypeError("Cannot read a trace: pass its text as a string");
+  const source = options.source ?? "trace";
   if (!text.replace(/^\uFEFF/, "").trim()) {
+    throw new TraceError(`Cannot read trace ${source}:1: the file is empty (${EXPECTED})`);
+  }
+  const format = detectTraceFormat(text);
+  if (!format) throw new TraceError(`Cannot read trace ${source}:1: not a trace pab reads (${EXPECTED})`);
+  const trace = READERS[format](text, options);
+  if (!trace.events.some((event) => event.type !== "system")) {
     throw new TraceError(
-      `Cannot read trace ${options.source ?? "trace"}:1: the file is empty ` +
-        `(write a pab trace, starting with a {"pab":"trace",...} header line, or an OpenAI message log)`,
+      `Cannot read trace ${source}: it holds no messages (a ${FORMAT_NAMES[format]} with at least one user, ` +
+        "assistant or tool message is expected; an empty log would pass a check as 0 calls)",
     );
   }
-  return detectTraceFormat(text) === "openai" ? readOpenAiLog(text, options) : readPabTrace(text, options);
+  return trace;
+}
+
+const READERS: Readonly<Record<TraceFormat, (text: string, options: ReadTraceOptions) => Trace>> = {
+  pab: readPabTrace,
+  openai: readOpenAiLog,
+  "openai-responses": readResponsesLog,
+  anthropic: readAnthropicLog,
+};
+
+const FORMAT_NAMES: Readonly<Record<TraceFormat, string>> = {
+  pab: "pab trace",
+  openai: "OpenAI chat log",
+  "openai-responses": "OpenAI Responses log",
+  anthropic: "Anthropic Messages log",
+};
+
+/** The format of a JSON array: Responses items, Anthropic messages, or (by default) OpenAI chat messages. */
+function listFormat(list: readonly unknown[]): TraceFormat {
+  for (const item of list) {
+    if (!isRecord(item)) continue;
+    if (typeof item.type === "string" && RESPONSES_ITEMS.has(item.type) && item.type !== "message") {
+      return "openai-responses";
+    }
+    if (Array.isArray(item.content)) {
+      for (const part of item.content) {
+        if (!isRecord(part) || typeof part.type !== "string") continue;
+        if (RESPONSES_PARTS.has(part.type)) return "openai-responses";
+        if (ANTHROPIC_BLOCKS.has(part.type)) return "anthropic";
+      }
+    }
+    if (item.type === "message") return "openai-responses";
+  }
+  return "openai";
 }
 
 function tryParse(text: string): unknown {
@@ -73,6 +149,6 @@ function tryParse(text: string): unknown {
   }
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,0 +1,155 @@
+/**
+ * The guard in the Vercel AI SDK (`ai` 7): wrap a `tools` object so every
+ * `execute` is decided first and its output recorded, and get the
+ * `toolApproval` function that maps pab's decisions onto the SDK's tool
+ * approval: `allow` runs, `confirm` asks the user (an approval request whose
+ * reason is the decision), `block` is denied with the decision and the way to
+ * yes as the reason the model reads.
+ *
+ * Translation only: every decision is the guard's.
+ *
+ * @module
+ */
+import type { ModelMessage } from "npm:ai@7.0.173";
+import { explainDecision, type Guard, ToolCallDenied } from "../../guard/mod.ts";
+
+/** The tool call `toolApproval` is asked about, as far as pab reads it. */
+export interface ApprovalQuestion {
+  /** The call. */
+  readonly toolCall: { readonly toolName: string; readonly input: unknown };
+}
+
+/**
+ * An AI SDK `tools` object, as far as pab reads it (the SDK's `ToolSet` fits).
+ *
+ * @example
+ * ```ts
+ * import type { ToolsObject } from "./guard_tools.ts";
+ * const tools: ToolsObject = { search: { execute: () => "found" } };
+ * ```
+ */
+export type ToolsObject = Readonly<Record<string, { readonly execute?: unknown }>>;
+
+/**
+ * The answers pab gives the SDK's `toolApproval` (a subset of its `ToolApprovalStatus`).
+ *
+ * @example
+ * ```ts
+ * import type { ApprovalStatus } from "./guard_tools.ts";
+ * const status: ApprovalStatus = { type: "user-approval", reason: "send_email: confirm" };
+ * ```
+ */
+export type ApprovalStatus =
+  | "not-applicable"
+  | { readonly type: "user-approval"; readonly reason: string }
+  | { readonly type: "denied"; readonly reason: string };
+
+/** What {@linkcode guardTools} returns: pass both to `generateText` / `streamText` / `ToolLoopAgent`. */
+export interface GuardedTools<TOOLS extends ToolsObject> {
+  /** The same tools, each `execute` decided by the guard first and its output recorded. */
+  readonly tools: TOOLS;
+  /** The SDK's `toolApproval` option, answered from the guard's decisions. */
+  readonly toolApproval: (options: ApprovalQuestion) => ApprovalStatus;
+}
+
+/**
+ * Put the guard in front of an AI SDK `tools` object.
+ *
+ * A call the user approved (a `tool-approval-response` with `approved: true`,
+ * not an automatic one, for the request of this exact tool call id) counts as
+ * the user's confirmation when the guard decides it again at `execute`. A
+ * tool whose `execute` streams (an async iterable) is recorded with its final
+ * output.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Guard, parsePolicy } from "../../guard/mod.ts";
+ * import { guardTools } from "./guard_tools.ts";
+ * const guard = new Guard(parsePolicy("version: 1\ntools:\n  send_email: {args: {to: {require: trusted}}}\n"));
+ * const { toolApproval } = guardTools(guard, {
+ *   send_email: { execute: ({ to }: { to: string }) => `sent to ${to}` },
+ * });
+ * const status = toolApproval({ toolCall: { toolName: "send_email", input: { to: "eve@attacker.example" } } });
+ * assert.equal(typeof status === "object" && status?.type, "denied");
+ * ```
+ */
+export function guardTools<TOOLS extends ToolsObject>(guard: Guard, tools: TOOLS): GuardedTools<TOOLS> {
+  const guarded: Record<string, unknown> = {};
+  for (const [name, original] of Object.entries(tools)) {
+    const execute = original.execute as ((input: unknown, options: unknown) => unknown) | undefined;
+    if (typeof execute !== "function") {
+      guarded[name] = original;
+      continue;
+    }
+    guarded[name] = {
+      ...original,
+      execute: async (input: unknown, options: { toolCallId: string; messages: ModelMessage[] }) => {
+        const approved = userApproved(options.messages, options.toolCallId);
+        const outcome = await guard.propose(name, asArgs(input), {
+          accept: true,
+          ...(approved ? { confirm: () => true } : {}),
+          // Run on exactly the arguments the guard decided on (its private copy).
+          run: async (decided) => await finalValue(execute(isArgs(input) ? decided : input, options)),
+        });
+        if (outcome.status === "done") return outcome.value;
+        throw new ToolCallDenied(outcome.decision);
+      },
+    };
+  }
+  return Object.freeze({
+    tools: guarded as TOOLS,
+    toolApproval: ({ toolCall }: ApprovalQuestion): ApprovalStatus => {
+      let decision;
+      try {
+        decision = guard.decide(toolCall.toolName, asArgs(toolCall.input));
+      } catch (error) {
+        return { type: "denied", reason: `pab denied this call: ${error instanceof Error ? error.message : error}` };
+      }
+      if (decision.outcome === "allow") return "not-applicable";
+      const reason = explainDecision(decision);
+      return decision.outcome === "confirm"
+        ? { type: "user-approval", reason }
+        : { type: "denied", reason: `pab denied this call: ${reason}` };
+    },
+  });
+}
+
+/** Whether the messages hold the user's (not an automatic) approval of this tool call. */
+function userApproved(messages: readonly ModelMessage[] | undefined, toolCallId: string): boolean {
+  const requests = new Set<string>();
+  for (const message of messages ?? []) {
+    if (message.role !== "assistant" || typeof message.content === "string") continue;
+    for (const part of message.content) {
+      if (part.type === "tool-approval-request" && part.toolCallId === toolCallId && part.isAutomatic !== true) {
+        requests.add(part.approvalId);
+      }
+    }
+  }
+  for (const message of messages ?? []) {
+    if (message.role !== "tool") continue;
+    for (const part of message.content) {
+      if (part.type === "tool-approval-response" && requests.has(part.approvalId) && part.approved === true) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/** A tool's input as the guard reads it: an object of named arguments (anything else under `input`). */
+function asArgs(input: unknown): Record<string, unknown> {
+  return isArgs(input) ? input : { input };
+}
+
+function isArgs(input: unknown): input is Record<string, unknown> {
+  return typeof input === "object" && input !== null && !Array.isArray(input);
+}
+
+async function finalValue(value: unknown): Promise<unknown> {
+  const resolved = await value;
+  if (typeof resolved !== "object" || resolved === null || !(Symbol.asyncIterator in resolved)) return resolved;
+  let last: unknown;
+  for await (const item of resolved as AsyncIterable<unknown>) last = item;
+  return last;
+}

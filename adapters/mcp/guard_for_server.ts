@@ -1,0 +1,80 @@
+/**
+ * The guard a `pab mcp` proxy decides with: the policy, plus the server's own
+ * signals as gradual labels (casts) for the tools the policy does not label.
+ *
+ * @module
+ */
+import type { Label } from "../../core/mod.ts";
+import { type CastFunction, type CastPolicy, type ConfirmFunction, Guard, type Policy } from "../../guard/mod.ts";
+import type { ServerSignals } from "./server_signals.ts";
+
+/**
+ * The cast name a policy uses to let the MCP server's signals label a tool:
+ * `casts: { list_issues: { cast: mcp, ceiling: untrusted } }`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MCP_CAST } from "./guard_for_server.ts";
+ * assert.equal(MCP_CAST, "mcp");
+ * ```
+ */
+export const MCP_CAST = "mcp";
+
+/** How to make the guard for one server. */
+export interface ServerGuardOptions {
+  /** The server's tool names, from `tools/list`. */
+  readonly tools: readonly string[];
+  /** The server's signals, read when a cast settles a tool's data. */
+  readonly signals: ServerSignals;
+  /** The ceiling for tools the policy gives no output label and no cast; without it, they stay unlabelled. */
+  readonly ceiling?: Label;
+  /** Asked when a call needs the user's confirmation. */
+  readonly confirm?: ConfirmFunction;
+}
+
+/**
+ * Make the guard for one server. Tools the policy names under `casts` with
+ * `cast: mcp` are labelled by the server's signals under their ceiling; with
+ * `ceiling`, so is every other server tool the policy gives no output label
+ * (it does not name the tool, or names it without `output`). Other
+ * casts are code that a proxy cannot run: they fail, so their data stays
+ * unlabelled at a check.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { compilePolicy } from "../../guard/mod.ts";
+ * import { makeLabel } from "../../core/mod.ts";
+ * import { guardForServer } from "./guard_for_server.ts";
+ * import { ServerSignals } from "./server_signals.ts";
+ * const policy = compilePolicy({ version: 1 });
+ * const guard = guardForServer(policy, {
+ *   tools: ["search"],
+ *   signals: new ServerSignals(policy),
+ *   ceiling: makeLabel(["public"], "suspicious"),
+ * });
+ * assert.deepEqual(Object.keys(guard.policy.casts), ["search"]);
+ * ```
+ */
+export function guardForServer(policy: Policy, options: ServerGuardOptions): Guard {
+  const casts = new Map<string, CastPolicy>(Object.entries(policy.casts));
+  if (options.ceiling) {
+    for (const tool of options.tools) {
+      const unlabelled = !Object.hasOwn(policy.tools, tool) || policy.tools[tool].output.kind === "unlabelled";
+      if (unlabelled && !casts.has(tool)) {
+        casts.set(tool, Object.freeze({ cast: MCP_CAST, ceiling: options.ceiling }));
+      }
+    }
+  }
+  const labelled: Policy = Object.freeze({ ...policy, casts: Object.freeze(Object.fromEntries(casts)) });
+  const functions: Record<string, CastFunction> = {};
+  for (const spec of casts.values()) {
+    functions[spec.cast] = spec.cast === MCP_CAST
+      ? (tool) => options.signals.labelOf(tool, casts.get(tool)?.ceiling ?? spec.ceiling)
+      : () => {
+        throw new Error(`cast "${spec.cast}" is code registered by an agent, and pab mcp cannot run it`);
+      };
+  }
+  return new Guard(labelled, { casts: functions, ...(options.confirm ? { confirm: options.confirm } : {}) });
+}

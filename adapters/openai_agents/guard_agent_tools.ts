@@ -1,0 +1,133 @@
+/**
+ * The guard in the OpenAI Agents SDK (`@openai/agents` 0.20): every function
+ * tool gets
+ *
+ * - a tool input guardrail that decides the call before it runs: a `block`
+ *   is rejected with the decision and the way to yes as the content the
+ *   model reads;
+ * - `needsApproval` that asks for the user's approval when the decision is
+ *   `confirm` (the run stops with an interruption; `state.approve(item)` or
+ *   `state.reject(item)`, then run the state again);
+ * - an `invoke` that proposes the call to the guard once more at the moment
+ *   it runs (an approval of this exact call id counts as the user's
+ *   confirmation), then records its output under its label and commits its
+ *   effects, in the same step: no output is ever left unrecorded.
+ *
+ * Other tools (hosted, computer, shell) are returned unchanged: pab cannot
+ * see their arguments in the same form, so name them in no policy you rely on.
+ * Translation only: every decision is the guard's.
+ *
+ * @module
+ */
+import type { FunctionTool, RunContext, ToolInputGuardrailDefinition } from "npm:@openai/agents@0.20.0";
+import { type Decision, explainDecision, type Guard } from "../../guard/mod.ts";
+
+/**
+ * An agent's tool, as far as pab reads it (the SDK's `Tool` fits): function
+ * tools are guarded, every other kind is returned unchanged.
+ *
+ * @example
+ * ```ts
+ * import type { AgentTool } from "./guard_agent_tools.ts";
+ * const tools: AgentTool[] = [{ type: "hosted_tool" }];
+ * ```
+ */
+export interface AgentTool {
+  /** `function` for a function tool. */
+  readonly type: string;
+}
+// deno-lint-ignore no-explicit-any
+type AgentFunctionTool = FunctionTool<any, any, any>;
+
+/**
+ * Put the guard in front of an agent's tools. Pass the result as the agent's
+ * `tools`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { tool } from "npm:@openai/agents@0.20.0";
+ * import * as z from "npm:zod@4.6.7";
+ * import { Guard, parsePolicy } from "../../guard/mod.ts";
+ * import { guardAgentTools } from "./guard_agent_tools.ts";
+ * const guard = new Guard(parsePolicy("version: 1\ntools:\n  send_email: {args: {to: {require: trusted}}}\n"));
+ * const [sendEmail] = guardAgentTools(guard, [
+ *   tool({ name: "send_email", description: "Send", parameters: z.object({ to: z.string() }), execute: ({ to }) => `sent to ${to}` }),
+ * ]);
+ * assert.equal(sendEmail.type === "function" && sendEmail.inputGuardrails?.at(-1)?.name, "pab");
+ * ```
+ */
+export function guardAgentTools<TOOLS extends readonly AgentTool[]>(guard: Guard, tools: TOOLS): TOOLS {
+  return tools.map((tool) =>
+    tool.type === "function" ? guardFunctionTool(guard, tool as AgentFunctionTool) : tool
+  ) as unknown as TOOLS;
+}
+
+function guardFunctionTool(guard: Guard, original: AgentFunctionTool): AgentFunctionTool {
+  const name = original.name;
+  const inputGuardrail: ToolInputGuardrailDefinition<unknown> = {
+    type: "tool_input",
+    name: "pab",
+    run: ({ context, toolCall }) => {
+      const decision = decideSafely(guard, name, parseArguments(toolCall.arguments));
+      const approved = context.isToolApproved({ toolName: name, callId: toolCall.callId }) === true;
+      if (decision.outcome === "allow" || (decision.outcome === "confirm" && approved)) {
+        return Promise.resolve({ behavior: { type: "allow" } });
+      }
+      return Promise.resolve({ behavior: { type: "rejectContent", message: denial(decision) } });
+    },
+  };
+  return {
+    ...original,
+    inputGuardrails: [...(original.inputGuardrails ?? []), inputGuardrail],
+    needsApproval: async (context: RunContext, input: unknown, callId?: string) => {
+      if (await original.needsApproval(context, input as never, callId)) return true;
+      return decideSafely(guard, name, asArgs(input)).outcome === "confirm";
+    },
+    invoke: async (context, input, details) => {
+      const callId = details?.toolCall?.callId;
+      const approved = callId !== undefined && context.isToolApproved({ toolName: name, callId }) === true;
+      const outcome = await guard.propose(name, parseArguments(input), {
+        accept: true,
+        ...(approved ? { confirm: () => true } : {}),
+        run: () => original.invoke(context, input, details),
+      });
+      return outcome.status === "done" ? outcome.value as string : denial(outcome.decision);
+    },
+  };
+}
+
+/** A decision the guard could not make: the call is denied. */
+interface GuardFailure {
+  readonly outcome: "error";
+  readonly message: string;
+}
+
+function decideSafely(guard: Guard, tool: string, args: Record<string, unknown>): Decision | GuardFailure {
+  try {
+    return guard.decide(tool, args);
+  } catch (error) {
+    return { outcome: "error", message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function denial(decision: Decision | GuardFailure): string {
+  return decision.outcome === "error"
+    ? `pab denied this call: the guard failed: ${decision.message}`
+    : `pab denied this call: ${explainDecision(decision)}`;
+}
+
+/** A tool call's JSON arguments as the guard reads them (anything but an object becomes `{input}`). */
+function parseArguments(text: string): Record<string, unknown> {
+  try {
+    return asArgs(JSON.parse(text || "{}"));
+  } catch {
+    return { input: text };
+  }
+}
+
+function asArgs(input: unknown): Record<string, unknown> {
+  return typeof input === "object" && input !== null && !Array.isArray(input)
+    ? input as Record<string, unknown>
+    : { input };
+}

@@ -1,0 +1,17 @@
+/**
+ * pab in the OpenAI Agents SDK: tool input guardrails, `needsApproval` and
+ * recorded outputs for an agent's function tools. Imported on its own
+ * (`@pab/pab/openai-agents`), so `@openai/agents` stays out of pab's main
+ * module.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Guard, parsePolicy } from "../../guard/mod.ts";
+ * import { guardAgentTools } from "./mod.ts";
+ * assert.deepEqual(guardAgentTools(new Guard(parsePolicy("version: 1\n")), []), []);
+ * ```
+ *
+ * @module
+ */
+export { type AgentTool, guardAgentTools } from "./guard_agent_tools.ts";

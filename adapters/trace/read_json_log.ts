@@ -1,0 +1,151 @@
+/**
+ * What the JSON log readers (OpenAI chat, OpenAI Responses, Anthropic
+ * Messages) share: parsing with positions, the error shape, and the small
+ * checks every reader makes.
+ *
+ * @module
+ */
+import { type Node, type ParseError, parseTree, printParseErrorCode } from "npm:jsonc-parser@3.3.1";
+import { TraceError } from "./trace_error.ts";
+
+/**
+ * Parse a JSON log strictly (no comments, no trailing commas), or throw
+ * {@linkcode TraceError} naming the line and column of the first problem.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseJsonLog } from "./read_json_log.ts";
+ * const { root } = parseJsonLog('[{"role":"user"}]', "log.json", "a JSON array");
+ * assert.equal(root.type, "array");
+ * assert.throws(() => parseJsonLog("[", "log.json", "a JSON array"), /log\.json:1:2: invalid JSON/);
+ * ```
+ */
+export function parseJsonLog(text: string, source: string, expected: string): { body: string; root: Node } {
+  const body = text.replace(/^\uFEFF/, "");
+  const errors: ParseError[] = [];
+  const root = parseTree(body, errors, { disallowComments: true, allowTrailingComma: false });
+  if (errors.length || !root) {
+    const error = errors[0];
+    const { line, column } = positionOf(body, error?.offset ?? 0);
+    throw traceFailure(
+      `${source}:${line}:${column}`,
+      error ? `invalid JSON: ${printParseErrorCode(error.error)}` : "the file is empty",
+      expected,
+    );
+  }
+  return { body, root };
+}
+
+/**
+ * The 1-based line and column of an offset in a text.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { positionOf } from "./read_json_log.ts";
+ * assert.deepEqual(positionOf("a\nbc", 3), { line: 2, column: 2 });
+ * ```
+ */
+export function positionOf(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split("\n");
+  return { line: before.length, column: before[before.length - 1].length + 1 };
+}
+
+/**
+ * The error every trace reader throws: `Cannot read trace WHERE: WHAT (FIX)`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { traceFailure } from "./read_json_log.ts";
+ * const error = traceFailure("log.json:3", "unknown role \"robot\"", "use \"user\"");
+ * assert.equal(error.code, "ERR_TRACE_INVALID");
+ * assert.equal(error.message, 'Cannot read trace log.json:3: unknown role "robot" (use "user")');
+ * ```
+ */
+export function traceFailure(where: string, what: string, fix: string): TraceError {
+  return new TraceError(`Cannot read trace ${where}: ${what} (${fix})`);
+}
+
+/**
+ * The node of an object's property, if the object has it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseJsonLog, propertyNode } from "./read_json_log.ts";
+ * const { root } = parseJsonLog('{"messages":[]}', "log.json", "an object");
+ * assert.equal(propertyNode(root, "messages")?.type, "array");
+ * assert.equal(propertyNode(root, "input"), undefined);
+ * ```
+ */
+export function propertyNode(node: Node, key: string): Node | undefined {
+  if (node.type !== "object") return undefined;
+  return node.children?.find((child) => child.children?.[0]?.value === key)?.children?.[1];
+}
+
+/**
+ * Parse a tool call's JSON-encoded arguments: they must encode one object.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseArgumentsText } from "./read_json_log.ts";
+ * assert.deepEqual(parseArgumentsText('{"to":"a@b.example"}', "log.json:1", '"arguments"'), { to: "a@b.example" });
+ * assert.throws(() => parseArgumentsText("[1]", "log.json:1", '"arguments"'), /must encode an object/);
+ * ```
+ */
+export function parseArgumentsText(raw: unknown, where: string, field: string): Readonly<Record<string, unknown>> {
+  if (raw === undefined || raw === "" || raw === null) return Object.freeze({});
+  if (typeof raw !== "string") {
+    throw traceFailure(where, `${field} must be a JSON string`, `write ${field}:"{\\"to\\":\\"...\\"}"`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    throw traceFailure(
+      where,
+      `${field} is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+      "the model's arguments must be one JSON object",
+    );
+  }
+  if (!isRecord(value)) {
+    throw traceFailure(
+      where,
+      `${field} must encode an object, got ${Array.isArray(value) ? "an array" : typeof value}`,
+      "write an object of names",
+    );
+  }
+  return Object.freeze(value);
+}
+
+/**
+ * Whether a value is a plain JSON object (not null, not an array).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isRecord } from "./read_json_log.ts";
+ * assert.equal(isRecord({}), true);
+ * assert.equal(isRecord([]), false);
+ * ```
+ */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * How a JSON node reads in an error message: "an object", "an array", "a string", ...
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { kindOfNode, parseJsonLog } from "./read_json_log.ts";
+ * assert.equal(kindOfNode(parseJsonLog("1", "x", "y").root), "a number");
+ * ```
+ */
+export function kindOfNode(node: Node): string {
+  return node.type === "object" ? "an object" : node.type === "array" ? "an array" : `a ${node.type}`;
+}

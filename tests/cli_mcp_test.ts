@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import { mcpCommand } from "../adapters/cli/mcp.ts";
+import { memoryIo } from "../adapters/cli/memory_io.ts";
+import { COMMANDS } from "../adapters/cli/run_cli.ts";
+
+const POLICY = "version: 1\nlabels:\n  internal: {readers: all, trust: attested}\n";
+
+Deno.test("pab mcp is registered and prints its usage on stdout", async () => {
+  assert.equal(COMMANDS.mcp, mcpCommand);
+  const memory = memoryIo({ files: {} });
+  assert.equal(await mcpCommand.run(["--help"], memory.io), 0);
+  assert.match(
+    memory.stdout(),
+    /^Usage: pab mcp --policy FILE \[--hide TOOLS\] \[--ceiling LABEL\] -- CMD \[ARGS\.\.\.\]\n/,
+  );
+  assert.equal(memory.stderr(), "");
+});
+
+Deno.test("pab mcp exits 2 on bad usage before it starts anything", async () => {
+  const cases: Array<[string[], RegExp]> = [
+    [["--", "server"], /^error: missing --policy FILE\n/],
+    [["--policy", "p.yaml"], /^error: name the server to start after --: pab mcp --policy FILE -- CMD ARGS\n/],
+    [
+      ["--policy", "p.yaml", "--ceiling", "secret", "--", "server"],
+      /^error: unknown label "secret" for --ceiling \(use one of trusted, attested, untrusted, internal\)\n/,
+    ],
+    [["--policy", "nope.yaml", "--", "server"], /^error: Cannot read policy "nope\.yaml"/],
+    [["--polcy", "p.yaml", "--", "server"], /^error: unknown option --polcy \(did you mean --policy\?\)/],
+  ];
+  for (const [args, pattern] of cases) {
+    const memory = memoryIo({ files: { "p.yaml": POLICY } });
+    assert.equal(await mcpCommand.run(args, memory.io), 2, args.join(" "));
+    assert.match(memory.stderr(), pattern);
+    assert.equal(memory.stdout(), "", "nothing on stdout: it belongs to the MCP client");
+  }
+});
+
+Deno.test("pab mcp exits 2 with a coded error when the server cannot be started", async () => {
+  const memory = memoryIo({ files: { "p.yaml": POLICY } });
+  assert.equal(await mcpCommand.run(["--policy", "p.yaml", "--", "/nonexistent/mcp-server"], memory.io), 2);
+  assert.match(
+    memory.stderr(),
+    /^error: Cannot start MCP server "\/nonexistent\/mcp-server": .*No such file or directory.* \(check the command; pab mcp needs --allow-run\)\n$/,
+  );
+});

@@ -18,6 +18,7 @@ tools:
   sent: {output: trusted, on_tainted: allow}
   quit: {output: trusted, on_tainted: allow}
   learn: {output: trusted, on_tainted: allow}
+  slow: {output: trusted, on_tainted: allow}
   send_email:
     output: trusted
     on_tainted: allow

@@ -12,6 +12,7 @@ import { demoCommand } from "./demo.ts";
 import type { Io } from "./io.ts";
 import { lintCommand } from "./lint.ts";
 import { reportError } from "./report_error.ts";
+import { serveCommand } from "./serve.ts";
 
 /**
  * pab's subcommands, by name.
@@ -27,6 +28,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = Object.freeze({
   lint: lintCommand,
   demo: demoCommand,
   bench: benchCommand,
+  serve: serveCommand,
 });
 
 /**

@@ -32,7 +32,9 @@ export class BodyFields {
     this.#body = body as Record<string, unknown>;
     for (const key of Object.keys(this.#body)) {
       if (!allowed.includes(key)) {
-        throw this.#invalid(`unknown field ${JSON.stringify(key)} (expected ${allowed.map((a) => `"${a}"`).join(", ")})`);
+        throw this.#invalid(
+          `unknown field ${JSON.stringify(key)} (expected ${allowed.map((a) => `"${a}"`).join(", ")})`,
+        );
       }
     }
   }

@@ -91,7 +91,11 @@ async function route(
       const body = new BodyFields(raw, "messages", ["role", "content"]);
       const role = body.text("role");
       if (role !== "system" && role !== "user") {
-        throw new RequestError(400, "ERR_REQUEST_INVALID", `Cannot read the messages request: "role" must be "system" or "user", not ${JSON.stringify(role)}`);
+        throw new RequestError(
+          400,
+          "ERR_REQUEST_INVALID",
+          `Cannot read the messages request: "role" must be "system" or "user", not ${JSON.stringify(role)}`,
+        );
       }
       await host.message(id, role, body.string("content"));
       return [200, { ok: true }];
@@ -138,7 +142,11 @@ async function route(
     }
     case "rulings": {
       const body = new BodyFields(raw, "rulings", ["approver", "tool", "args"]);
-      const ruling = await host.ruling(id, { approver: body.text("approver"), tool: body.text("tool"), args: body.args() });
+      const ruling = await host.ruling(id, {
+        approver: body.text("approver"),
+        tool: body.text("tool"),
+        args: body.args(),
+      });
       return [200, { ruling }];
     }
     case "plan": {
@@ -159,7 +167,11 @@ function proposal(result: ReserveResult): Record<string, unknown> {
 
 function only(request: Request, method: string): void {
   if (request.method !== method) {
-    throw new RequestError(405, "ERR_METHOD", `Cannot ${request.method} ${new URL(request.url).pathname}: use ${method}`);
+    throw new RequestError(
+      405,
+      "ERR_METHOD",
+      `Cannot ${request.method} ${new URL(request.url).pathname}: use ${method}`,
+    );
   }
 }
 

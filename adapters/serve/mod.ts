@@ -20,7 +20,7 @@
  *
  * @module
  */
-export { type ApiOptions, apiHandler, DEFAULT_MAX_BODY } from "./http_api.ts";
+export { apiHandler, type ApiOptions, DEFAULT_MAX_BODY } from "./http_api.ts";
 export { type HeldRuling, HostedSession } from "./hosted_session.ts";
 export { RequestError } from "./request_error.ts";
 export { type CallRequest, type RulingInfo, SessionHost, type SessionHostOptions } from "./session_host.ts";

@@ -227,7 +227,9 @@ export class SessionHost {
       if (approver === "user") {
         const decision = session.guard.decide(tool, args);
         if (!decision.gaps.some((gap) => gap.severity === "confirm")) {
-          throw new RulingError(`Cannot record the user's confirmation of ${tool}: the call has no gap a user may waive`);
+          throw new RulingError(
+            `Cannot record the user's confirmation of ${tool}: the call has no gap a user may waive`,
+          );
         }
       } else {
         session.guard.requestRuling(approver, tool, args); // throws RulingError when refused

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type ApiOptions, apiHandler } from "./http_api.ts";
+import { apiHandler, type ApiOptions } from "./http_api.ts";
 import type { SessionHost } from "./session_host.ts";
 
 /** Options of {@linkcode startServer}. */
@@ -80,7 +80,8 @@ export function startServer(host: SessionHost, options: ServerOptions): RunningS
     hostname,
     port: options.port ?? DEFAULT_PORT,
     onListen: () => {},
-    onError: () => new Response('{"error":{"code":"ERR_INTERNAL","message":"pab failed unexpectedly"}}', { status: 500 }),
+    onError: () =>
+      new Response('{"error":{"code":"ERR_INTERNAL","message":"pab failed unexpectedly"}}', { status: 500 }),
   }, handler);
   const port = server.addr.port;
   const shown = hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname;

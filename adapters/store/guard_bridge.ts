@@ -191,5 +191,8 @@ export async function completeCall(
   }
   await effects.commit(reservation.effects, reservation.id);
   guard.ledger.commit(reservation.effects);
-  guard.record(reservation.tool, outcome.output, { args: call.args, ...(outcome.label ? { label: outcome.label } : {}) });
+  guard.record(reservation.tool, outcome.output, {
+    args: call.args,
+    ...(outcome.label ? { label: outcome.label } : {}),
+  });
 }

@@ -17,13 +17,7 @@
  *
  * @module
  */
-export type {
-  LedgerEffects,
-  PabStore,
-  ReservationRecord,
-  SessionInput,
-  SessionRecord,
-} from "./pab_store.ts";
+export type { LedgerEffects, PabStore, ReservationRecord, SessionInput, SessionRecord } from "./pab_store.ts";
 export { KvStore } from "./kv_store.ts";
 export { KvEffects } from "./kv_effects.ts";
 export { openStore } from "./open_store.ts";
@@ -32,8 +26,8 @@ export {
   completeCall,
   type EffectStore,
   exclusiveEffects,
-  reserveCall,
   type Reservation,
+  reserveCall,
   type ReserveResult,
   toolEffects,
 } from "./guard_bridge.ts";

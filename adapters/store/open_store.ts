@@ -33,9 +33,13 @@ export async function openStore(location = ":memory:"): Promise<KvStore> {
     await kv.get(["pab", "probe"]);
   } catch (error) {
     kv?.close();
-    throw new StoreError("ERR_STORE_OPEN", `Cannot open store "${description}": ${problem(error)} (${hint(error, remote)})`, {
-      cause: error,
-    });
+    throw new StoreError(
+      "ERR_STORE_OPEN",
+      `Cannot open store "${description}": ${problem(error)} (${hint(error, remote)})`,
+      {
+        cause: error,
+      },
+    );
   }
   return new KvStore(kv, description);
 }

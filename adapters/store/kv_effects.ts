@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { retryBusy } from "./_kv_text.ts";
 import type { LedgerEffects } from "./pab_store.ts";
 import { StoreError } from "./store_error.ts";
 
@@ -43,41 +44,47 @@ export class KvEffects implements LedgerEffects {
   }
 
   /** Reserve every key or none; false if any is reserved or committed. */
-  async reserve(keys: readonly string[], holder: string): Promise<boolean> {
-    if (keys.length > MAX_KEYS) {
-      throw new StoreError("ERR_STORE_LIMIT", `Cannot reserve ${keys.length} effects at once: at most ${MAX_KEYS}`);
-    }
-    if (!keys.length) return true;
-    const operation = this.#kv.atomic();
-    for (const key of new Set(keys)) {
-      operation.check({ key: this.#key(key), versionstamp: null }).set(
-        this.#key(key),
-        { state: "reserved", holder } satisfies EffectEntry,
-      );
-    }
-    return (await operation.commit()).ok;
+  reserve(keys: readonly string[], holder: string): Promise<boolean> {
+    return retryBusy(async () => {
+      if (keys.length > MAX_KEYS) {
+        throw new StoreError("ERR_STORE_LIMIT", `Cannot reserve ${keys.length} effects at once: at most ${MAX_KEYS}`);
+      }
+      if (!keys.length) return true;
+      const operation = this.#kv.atomic();
+      for (const key of new Set(keys)) {
+        operation.check({ key: this.#key(key), versionstamp: null }).set(
+          this.#key(key),
+          { state: "reserved", holder } satisfies EffectEntry,
+        );
+      }
+      return (await operation.commit()).ok;
+    });
   }
 
   /** Commit keys: the call finished. */
-  async commit(keys: readonly string[], holder: string): Promise<void> {
-    if (!keys.length) return;
-    const operation = this.#kv.atomic();
-    for (const key of new Set(keys)) {
-      operation.set(this.#key(key), { state: "committed", holder } satisfies EffectEntry);
-    }
-    if (!(await operation.commit()).ok) {
-      throw new StoreError("ERR_STORE_WRITE", `Cannot commit effects of "${holder}": the store refused the write`);
-    }
-    this.#committed = new Set([...this.#committed, ...keys]);
+  commit(keys: readonly string[], holder: string): Promise<void> {
+    return retryBusy(async () => {
+      if (!keys.length) return;
+      const operation = this.#kv.atomic();
+      for (const key of new Set(keys)) {
+        operation.set(this.#key(key), { state: "committed", holder } satisfies EffectEntry);
+      }
+      if (!(await operation.commit()).ok) {
+        throw new StoreError("ERR_STORE_WRITE", `Cannot commit effects of "${holder}": the store refused the write`);
+      }
+      this.#committed = new Set([...this.#committed, ...keys]);
+    });
   }
 
   /** Give up the holder's reservations of keys (committed keys and other holders' stay). */
-  async release(keys: readonly string[], holder: string): Promise<void> {
-    for (const key of new Set(keys)) {
-      const entry = await this.#kv.get<EffectEntry>(this.#key(key));
-      if (entry.value?.state !== "reserved" || entry.value.holder !== holder) continue;
-      await this.#kv.atomic().check(entry).delete(this.#key(key)).commit();
-    }
+  release(keys: readonly string[], holder: string): Promise<void> {
+    return retryBusy(async () => {
+      for (const key of new Set(keys)) {
+        const entry = await this.#kv.get<EffectEntry>(this.#key(key));
+        if (entry.value?.state !== "reserved" || entry.value.holder !== holder) continue;
+        await this.#kv.atomic().check(entry).delete(this.#key(key)).commit();
+      }
+    });
   }
 
   /** The committed keys as of the last refresh or commit. */
@@ -86,12 +93,14 @@ export class KvEffects implements LedgerEffects {
   }
 
   /** Read the committed keys from the store again. */
-  async refresh(): Promise<void> {
-    const committed = new Set<string>();
-    for await (const entry of this.#kv.list<EffectEntry>({ prefix: ["pab", "fx", this.#ledger] })) {
-      if (entry.value.state === "committed") committed.add(String(entry.key[3]));
-    }
-    this.#committed = committed;
+  refresh(): Promise<void> {
+    return retryBusy(async () => {
+      const committed = new Set<string>();
+      for await (const entry of this.#kv.list<EffectEntry>({ prefix: ["pab", "fx", this.#ledger] })) {
+        if (entry.value.state === "committed") committed.add(String(entry.key[3]));
+      }
+      this.#committed = committed;
+    });
   }
 
   #key(effect: string): Deno.KvKey {

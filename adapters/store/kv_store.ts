@@ -6,7 +6,7 @@
  * @module
  */
 import { type AuditEvent, type AuditRecord, linkRecord } from "../audit/mod.ts";
-import { backoff, listTexts, setText } from "./_kv_text.ts";
+import { backoff, listTexts, retryBusy, setText } from "./_kv_text.ts";
 import { KvEffects } from "./kv_effects.ts";
 import type { LedgerEffects, PabStore, ReservationRecord, SessionInput, SessionRecord } from "./pab_store.ts";
 import { StoreError } from "./store_error.ts";
@@ -42,28 +42,36 @@ export class KvStore implements PabStore {
   }
 
   /** Save a new session; false if the id is taken. */
-  async createSession(record: SessionRecord): Promise<boolean> {
-    const key = ["pab", "session", record.id];
-    return (await this.#kv.atomic().check({ key, versionstamp: null }).set(key, record).commit()).ok;
+  createSession(record: SessionRecord): Promise<boolean> {
+    return retryBusy(async () => {
+      const key = ["pab", "session", record.id];
+      return (await this.#kv.atomic().check({ key, versionstamp: null }).set(key, record).commit()).ok;
+    });
   }
 
   /** A session, or undefined. */
-  async session(id: string): Promise<SessionRecord | undefined> {
-    return (await this.#kv.get<SessionRecord>(["pab", "session", id])).value ?? undefined;
+  session(id: string): Promise<SessionRecord | undefined> {
+    return retryBusy(async () => {
+      return (await this.#kv.get<SessionRecord>(["pab", "session", id])).value ?? undefined;
+    });
   }
 
   /** Append an input at `seq`; false if that position is taken. */
-  async appendInput(session: string, seq: number, input: SessionInput): Promise<boolean> {
-    const key = ["pab", "in", session, seq];
-    const operation = this.#kv.atomic().check({ key: [...key, 0], versionstamp: null });
-    return (await setText(operation, key, JSON.stringify(input)).commit()).ok;
+  appendInput(session: string, seq: number, input: SessionInput): Promise<boolean> {
+    return retryBusy(async () => {
+      const key = ["pab", "in", session, seq];
+      const operation = this.#kv.atomic().check({ key: [...key, 0], versionstamp: null });
+      return (await setText(operation, key, JSON.stringify(input)).commit()).ok;
+    });
   }
 
   /** The inputs of a session from `from` on. */
-  async inputs(session: string, from: number): Promise<SessionInput[]> {
-    const prefix = ["pab", "in", session];
-    const texts = await listTexts(this.#kv, { prefix, start: [...prefix, from] }, 3);
-    return texts.map((entry) => JSON.parse(entry.text));
+  inputs(session: string, from: number): Promise<SessionInput[]> {
+    return retryBusy(async () => {
+      const prefix = ["pab", "in", session];
+      const texts = await listTexts(this.#kv, { prefix, start: [...prefix, from] }, 3);
+      return texts.map((entry) => JSON.parse(entry.text));
+    });
   }
 
   /** The effects of a ledger (one object per ledger, shared by its sessions in this process). */
@@ -74,33 +82,41 @@ export class KvStore implements PabStore {
   }
 
   /** Keep a reservation until it is finished. */
-  async saveReservation(record: ReservationRecord): Promise<void> {
-    const key = ["pab", "res", record.session, record.id];
-    const result = await setText(this.#kv.atomic(), key, JSON.stringify(record)).commit();
-    if (!result.ok) throw new StoreError("ERR_STORE_WRITE", `Cannot save reservation "${record.id}"`);
+  saveReservation(record: ReservationRecord): Promise<void> {
+    return retryBusy(async () => {
+      const key = ["pab", "res", record.session, record.id];
+      const result = await setText(this.#kv.atomic(), key, JSON.stringify(record)).commit();
+      if (!result.ok) throw new StoreError("ERR_STORE_WRITE", `Cannot save reservation "${record.id}"`);
+    });
   }
 
   /** An unfinished reservation, or undefined. */
-  async reservation(session: string, id: string): Promise<ReservationRecord | undefined> {
-    const texts = await listTexts(this.#kv, { prefix: ["pab", "res", session, id] }, 3);
-    return texts.length ? JSON.parse(texts[0].text) : undefined;
+  reservation(session: string, id: string): Promise<ReservationRecord | undefined> {
+    return retryBusy(async () => {
+      const texts = await listTexts(this.#kv, { prefix: ["pab", "res", session, id] }, 3);
+      return texts.length ? JSON.parse(texts[0].text) : undefined;
+    });
   }
 
   /** Mark a reservation finished; false if it was already finished or never made. */
-  async finishReservation(session: string, id: string): Promise<boolean> {
-    const prefix = ["pab", "res", session, id];
-    const entries = [];
-    for await (const entry of this.#kv.list({ prefix })) entries.push(entry);
-    if (!entries.length) return false;
-    const operation = this.#kv.atomic();
-    for (const entry of entries) operation.check(entry).delete(entry.key);
-    return (await operation.commit()).ok;
+  finishReservation(session: string, id: string): Promise<boolean> {
+    return retryBusy(async () => {
+      const prefix = ["pab", "res", session, id];
+      const entries = [];
+      for await (const entry of this.#kv.list({ prefix })) entries.push(entry);
+      if (!entries.length) return false;
+      const operation = this.#kv.atomic();
+      for (const entry of entries) operation.check(entry).delete(entry.key);
+      return (await operation.commit()).ok;
+    });
   }
 
   /** Spend a ruling; false if it was already spent. */
-  async spendRuling(session: string, id: string): Promise<boolean> {
-    const key = ["pab", "spent", session, id];
-    return (await this.#kv.atomic().check({ key, versionstamp: null }).set(key, true).commit()).ok;
+  spendRuling(session: string, id: string): Promise<boolean> {
+    return retryBusy(async () => {
+      const key = ["pab", "spent", session, id];
+      return (await this.#kv.atomic().check({ key, versionstamp: null }).set(key, true).commit()).ok;
+    });
   }
 
   /** Append an event after the chain's current head, retrying while other writers move the head. */
@@ -119,27 +135,32 @@ export class KvStore implements PabStore {
   async #appendAudit(stream: string, event: AuditEvent): Promise<AuditRecord> {
     const headKey = ["pab", "head", stream];
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const head = await this.#kv.get<{ seq: number; hash: string }>(headKey);
-      const record = linkRecord(stream, head.value ?? undefined, event);
-      const operation = this.#kv.atomic().check(head).set(headKey, { seq: record.seq, hash: record.hash });
-      setText(operation, ["pab", "audit", stream, record.seq], JSON.stringify(record));
-      if ((await operation.commit()).ok) return record;
+      const record = await retryBusy(async () => {
+        const head = await this.#kv.get<{ seq: number; hash: string }>(headKey);
+        const record = linkRecord(stream, head.value ?? undefined, event);
+        const operation = this.#kv.atomic().check(head).set(headKey, { seq: record.seq, hash: record.hash });
+        setText(operation, ["pab", "audit", stream, record.seq], JSON.stringify(record));
+        return (await operation.commit()).ok ? record : undefined;
+      });
+      if (record) return record;
       await backoff(attempt);
     }
     throw new StoreError("ERR_STORE_WRITE", `Cannot append to audit chain "${stream}": other writers kept moving it`);
   }
 
   /** The records of one chain, or of every chain, in order. */
-  async audit(stream?: string): Promise<AuditRecord[]> {
-    const streams: string[] = [];
-    if (stream !== undefined) streams.push(stream);
-    else for await (const entry of this.#kv.list({ prefix: ["pab", "head"] })) streams.push(String(entry.key[2]));
-    const records: AuditRecord[] = [];
-    for (const name of streams) {
-      const texts = await listTexts(this.#kv, { prefix: ["pab", "audit", name] }, 3);
-      records.push(...texts.map((entry) => JSON.parse(entry.text) as AuditRecord));
-    }
-    return records;
+  audit(stream?: string): Promise<AuditRecord[]> {
+    return retryBusy(async () => {
+      const streams: string[] = [];
+      if (stream !== undefined) streams.push(stream);
+      else for await (const entry of this.#kv.list({ prefix: ["pab", "head"] })) streams.push(String(entry.key[2]));
+      const records: AuditRecord[] = [];
+      for (const name of streams) {
+        const texts = await listTexts(this.#kv, { prefix: ["pab", "audit", name] }, 3);
+        records.push(...texts.map((entry) => JSON.parse(entry.text) as AuditRecord));
+      }
+      return records;
+    });
   }
 
   /** Close the KV. */

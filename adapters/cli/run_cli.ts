@@ -4,6 +4,7 @@
  * @module
  */
 import { closestWord } from "../trace/_closest_word.ts";
+import { auditCommand } from "./audit.ts";
 import { benchCommand } from "./bench.ts";
 import { checkCommand } from "./check.ts";
 import { UsageError } from "./cli_error.ts";
@@ -29,6 +30,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = Object.freeze({
   demo: demoCommand,
   bench: benchCommand,
   serve: serveCommand,
+  audit: auditCommand,
 });
 
 /**

@@ -9,6 +9,7 @@ import { parsePolicy } from "../guard/mod.ts";
 import { linkRecord, toJsonl, verifyJsonl, verifyRecords } from "../adapters/audit/mod.ts";
 import { auditCommand } from "../adapters/cli/audit.ts";
 import { memoryIo } from "../adapters/cli/memory_io.ts";
+import { runCli } from "../adapters/cli/run_cli.ts";
 import { SessionHost } from "../adapters/serve/mod.ts";
 import { openStore } from "../adapters/store/mod.ts";
 import { SERVE_POLICY_YAML } from "./_serve_fixtures.ts";
@@ -137,7 +138,7 @@ Deno.test("pab audit verify, show and export read a store file", async () => {
     assert.equal(await auditCommand.run(["export", "--store", `${dir}/state.kv`], exported.io), 0);
     assert.deepEqual(verifyJsonl(exported.stdout()), { ok: true, records: 16, streams: 2 });
     const missing = memoryIo();
-    assert.equal(await auditCommand.run(["verify", "--store", `${dir}/nope.kv`], missing.io), 2);
+    assert.equal(await runCli(["audit", "verify", "--store", `${dir}/nope.kv`], missing.io, { version: "t" }), 2);
     assert.match(
       missing.stderr(),
       /^error: Cannot read store ".*nope.kv": no such file or directory \(check the path\)\n$/,

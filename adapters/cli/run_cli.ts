@@ -10,6 +10,7 @@ import { checkCommand } from "./check.ts";
 import { UsageError } from "./cli_error.ts";
 import type { Command } from "./command.ts";
 import { demoCommand } from "./demo.ts";
+import { hookCommand } from "./hook.ts";
 import type { Io } from "./io.ts";
 import { lintCommand } from "./lint.ts";
 import { reportError } from "./report_error.ts";
@@ -31,6 +32,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = Object.freeze({
   bench: benchCommand,
   serve: serveCommand,
   audit: auditCommand,
+  hook: hookCommand,
 });
 
 /**

@@ -23,6 +23,7 @@ import {
   type ReservationRecord,
   reserveCall,
   type ReserveResult,
+  toolEffects,
 } from "../store/mod.ts";
 import { type HeldRuling, HostedSession } from "./hosted_session.ts";
 import { RequestError } from "./request_error.ts";
@@ -120,12 +121,25 @@ export class SessionHost {
     });
   }
 
-  /** Record a tool's output (or its error text) under the tool's label. */
-  result(id: string, call: CallRequest & { readonly output: unknown; readonly error?: string }): Promise<void> {
+  /**
+   * Record a tool's output (or its error text) under the tool's label. With
+   * `ran`, the tool ran without a reservation and finished: its effects are
+   * committed too.
+   */
+  result(
+    id: string,
+    call: CallRequest & { readonly output: unknown; readonly error?: string; readonly ran?: boolean },
+  ): Promise<void> {
     return this.#with(id, async (session) => {
       const output = call.error ?? call.output;
       await session.add({ kind: "result", tool: call.tool, args: call.args, output });
       await this.#audit(id, { kind: "result", tool: call.tool, args: call.args, output, error: call.error });
+      const effects = call.ran && call.error === undefined ? toolEffects(this.policy, call.tool) : [];
+      if (effects.length) {
+        await session.effects.commit(effects, `result:${fingerprintCall(call.tool, call.args)}`);
+        session.guard.ledger.commit(effects);
+        await this.#audit(id, { kind: "effect", reservation: null, tool: call.tool, effects });
+      }
     });
   }
 
@@ -146,14 +160,19 @@ export class SessionHost {
   /** Decide a call and, if allowed, reserve its effects: the caller then runs the tool and calls {@linkcode SessionHost.commit}. */
   propose(
     id: string,
-    call: CallRequest & { readonly accept?: boolean; readonly rulings?: readonly string[] },
+    call: CallRequest & {
+      readonly accept?: boolean;
+      readonly rulings?: readonly string[];
+      /** The reservation's id (default: a random one). */
+      readonly reservation?: string;
+    },
   ): Promise<ReserveResult> {
     return this.#with(id, async (session) => {
       const fingerprint = fingerprintCall(call.tool, call.args);
       const held = (call.rulings ?? []).map((ruling) => heldRuling(session, ruling, fingerprint));
       const rulings: Ruling[] = held.flatMap((entry) => entry.kind === "approver" ? [entry.ruling] : []);
       const confirmed = held.some((entry) => entry.kind === "user");
-      const reservation = `r_${randomHex(12)}`;
+      const reservation = call.reservation ?? `r_${randomHex(12)}`;
       const result = await reserveCall(session.guard, session.effects, call.tool, call.args, {
         id: reservation,
         accept: call.accept === true,

@@ -133,6 +133,7 @@ Deno.test("pab audit verify, show and export read a store file", async () => {
       show.stdout(),
       / decision send_email \{"to":"eve@attacker.example"\}: block \[untrusted-argument\] \[tainted-context\]\n/,
     );
+    // deno-lint-ignore no-control-regex -- the timeline must hold none
     assert.doesNotMatch(show.stdout(), /[\u0000-\u0009\u000b-\u001f\u202e]/);
     const exported = memoryIo();
     assert.equal(await auditCommand.run(["export", "--store", `${dir}/state.kv`], exported.io), 0);

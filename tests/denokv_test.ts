@@ -28,7 +28,7 @@ const CI = Deno.env.get("CI") === "true";
 const SKIP = !DENOKV && !CI;
 const SUFFIX = SKIP ? " (skipped: denokv is not installed; cargo install denokv --version 0.14.0)" : "";
 
-async function freePort(): Promise<number> {
+function freePort(): number {
   const listener = Deno.listen({ hostname: "localhost", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
@@ -38,7 +38,7 @@ async function freePort(): Promise<number> {
 async function withDenokv(test: (url: string) => Promise<void>): Promise<void> {
   assert.ok(DENOKV, "CI is true but denokv is not installed: run .ci/run (cargo install denokv --version 0.14.0)");
   const dir = await Deno.makeTempDir({ prefix: "pab_denokv_" });
-  const port = await freePort();
+  const port = freePort();
   const server = new Deno.Command(DENOKV, {
     args: ["--sqlite-path", `${dir}/kv.sqlite`, "serve", "--access-token", TOKEN, "--addr", `127.0.0.1:${port}`],
     stdout: "null",

@@ -6,6 +6,7 @@
  */
 import type { AuditRecord } from "./audit_record.ts";
 
+// deno-lint-ignore no-control-regex -- finding control characters is the point
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /**

@@ -7,14 +7,7 @@
  * @module
  */
 import { fingerprintCall, type Label, RulingError } from "../../core/mod.ts";
-import {
-  type ApproverRule,
-  type Decision,
-  type GuardOptions,
-  type Policy,
-  type Recovery,
-  type Ruling,
-} from "../../guard/mod.ts";
+import type { ApproverRule, Decision, GuardOptions, Policy, Recovery, Ruling } from "../../guard/mod.ts";
 import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
 import {
   completeCall,

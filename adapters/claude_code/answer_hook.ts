@@ -35,10 +35,13 @@ export const MAX_RESULT_CHARS = 200_000;
  * import { SessionHost } from "../serve/mod.ts";
  * import { openStore } from "../store/mod.ts";
  * import { answerHook } from "./answer_hook.ts";
- * const policy = parsePolicy("version: 1\ntools:\n  WebFetch: {output: untrusted, on_tainted: allow}\n", { source: "p.yaml" });
+ * const policy = parsePolicy("version: 1\ntools:\n  Bash: {args: {command: {require: trusted}}}\n", { source: "p.yaml" });
  * const host = new SessionHost(policy, await openStore());
- * const answer = await answerHook(host, { event: "PreToolUse", session: "abc", tool: "WebFetch", args: { url: "https://example.com" } });
- * assert.equal(JSON.parse(answer.stdout).hookSpecificOutput.permissionDecision, "deny");
+ * await answerHook(host, { event: "UserPromptSubmit", session: "abc", prompt: "list the files with ls -la" });
+ * const ls = await answerHook(host, { event: "PreToolUse", session: "abc", tool: "Bash", args: { command: "ls -la" } });
+ * assert.equal(JSON.parse(ls.stdout).hookSpecificOutput.permissionDecision, "allow");
+ * const rm = await answerHook(host, { event: "PreToolUse", session: "abc", tool: "Bash", args: { command: "rm -rf ~" } });
+ * assert.equal(JSON.parse(rm.stdout).hookSpecificOutput.permissionDecision, "deny");
  * host.store.close();
  * ```
  */

@@ -4,7 +4,7 @@
  * the first call of a new session on a new store ("cold") and later calls
  * ("warm"), next to the floor of starting the runtime at all.
  *
- * Run: `deno run --allow-run --allow-read --allow-write=/tmp adapters/claude_code/bench_hook.ts [--calls 10] [--deno PATH]`
+ * Run: `deno run --allow-run --allow-read --allow-write=/tmp --allow-env adapters/claude_code/bench_hook.ts [--calls 10]`
  *
  * @module
  */
@@ -28,7 +28,7 @@ export interface HookBenchResult {
   readonly runtime: string;
   /** Starting the runtime with an empty program. */
   readonly floorMs: number;
-  /** The first hook of a new session on a new store. */
+  /** The first hook, with an empty Deno cache, a new store and a new session. */
   readonly coldMs: number;
   /** Median of the later PreToolUse calls. */
   readonly warmP50Ms: number;
@@ -49,7 +49,8 @@ export async function benchHook(deno: readonly string[], calls: number): Promise
   const dir = await Deno.makeTempDir({ prefix: "pab_hook_bench_" });
   try {
     await Deno.writeTextFile(`${dir}/policy.yaml`, POLICY);
-    const floorMs = await timed(deno, ["eval", "0"], "");
+    const floorMs = await timed(deno, ["eval", "0"], "", {});
+    const env = { DENO_DIR: `${dir}/deno_dir` };
     const hook = [
       "run",
       "--unstable-kv",
@@ -68,6 +69,7 @@ export async function benchHook(deno: readonly string[], calls: number): Promise
       deno,
       hook,
       JSON.stringify({ ...session, hook_event_name: "UserPromptSubmit", prompt: "run ls -la" }),
+      env,
     );
     const warm: number[] = [];
     for (let i = 0; i < calls; i++) {
@@ -78,7 +80,7 @@ export async function benchHook(deno: readonly string[], calls: number): Promise
         tool_input: { command: "ls -la" },
         tool_use_id: `toolu_${i}`,
       };
-      warm.push(await timed(deno, hook, JSON.stringify(payload)));
+      warm.push(await timed(deno, hook, JSON.stringify(payload), env));
     }
     warm.sort((a, b) => a - b);
     return {
@@ -93,11 +95,17 @@ export async function benchHook(deno: readonly string[], calls: number): Promise
   }
 }
 
-async function timed(deno: readonly string[], args: string[], stdin: string): Promise<number> {
+async function timed(
+  deno: readonly string[],
+  args: string[],
+  stdin: string,
+  env: Record<string, string>,
+): Promise<number> {
   const started = performance.now();
   const child = new Deno.Command(deno[0], {
     args: [...deno.slice(1), ...args],
     cwd: ROOT,
+    env,
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",

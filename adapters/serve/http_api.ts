@@ -6,7 +6,7 @@
  */
 import { PabError, sha256Hex } from "../../core/mod.ts";
 import { explainDecision } from "../../guard/mod.ts";
-import type { ReserveResult } from "../store/mod.ts";
+import { type ReserveResult, StoreError } from "../store/mod.ts";
 import { BodyFields } from "./body_fields.ts";
 import { readJsonBody } from "./read_body.ts";
 import { RequestError } from "./request_error.ts";
@@ -191,7 +191,7 @@ function errorResponse(error: unknown): Response {
     ? [error.status, error.code, error.message]
     : error instanceof PabError && error.code === "ERR_RULING_REFUSED"
     ? [409, error.code, error.message]
-    : error instanceof PabError && error.code.startsWith("ERR_STORE")
+    : error instanceof StoreError
     ? [503, error.code, error.message]
     : error instanceof PabError
     ? [400, error.code, error.message]

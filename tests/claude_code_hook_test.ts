@@ -270,3 +270,27 @@ Deno.test("answerHook() commits the effects of a tool that ran without a reserva
     store.close();
   }
 });
+
+Deno.test("answerHook() releases a once tool's reservation when Claude Code reports PostToolUseFailure", async () => {
+  const policy = parsePolicy(HOOK_POLICY, { source: "hook.yaml" });
+  const store = await openStore();
+  const host = new SessionHost(policy, store);
+  try {
+    const call = { session: "s", tool: "mcp__release__publish", args: { version: "2" } };
+    const first = await answerHook(host, { event: "PreToolUse", ...call, toolUseId: "toolu_a" });
+    assert.equal(JSON.parse(first.stdout).hookSpecificOutput.permissionDecision, "allow");
+    const held = await answerHook(host, { event: "PreToolUse", ...call, toolUseId: "toolu_b" });
+    assert.equal(JSON.parse(held.stdout).hookSpecificOutput.permissionDecision, "deny");
+    const failed = await answerHook(host, {
+      event: "PostToolUseFailure",
+      ...call,
+      error: "connection refused",
+      toolUseId: "toolu_a",
+    });
+    assert.deepEqual(failed, { stdout: "", exitCode: 0, stderr: "" });
+    const retry = await answerHook(host, { event: "PreToolUse", ...call, toolUseId: "toolu_c" });
+    assert.equal(JSON.parse(retry.stdout).hookSpecificOutput.permissionDecision, "allow");
+  } finally {
+    store.close();
+  }
+});

@@ -2,7 +2,8 @@
  * Answer a Claude Code hook from a session kept in the store (every hook is a
  * new process): `UserPromptSubmit` records the user's words (trusted),
  * `PostToolUse` records the tool's result under its label and commits its
- * effects, `PreToolUse` decides and answers `allow`, `deny` (with the decision
+ * effects (`PostToolUseFailure` records the error and releases the call's
+ * reservation), `PreToolUse` decides and answers `allow`, `deny` (with the decision
  * and the way to yes as the reason Claude reads) or `ask` (the user confirms).
  *
  * @module
@@ -55,6 +56,7 @@ export async function answerHook(host: SessionHost, input: HookInput): Promise<H
         await host.message(session, "user", input.prompt);
         return { stdout: "", exitCode: 0, stderr: "" };
       case "PostToolUse":
+      case "PostToolUseFailure":
         await finish(host, session, input);
         return { stdout: "", exitCode: 0, stderr: "" };
       case "PreToolUse":
@@ -89,15 +91,15 @@ async function preToolUse(
 async function finish(
   host: SessionHost,
   session: string,
-  input: Extract<HookInput, { event: "PostToolUse" }>,
+  input: Extract<HookInput, { event: "PostToolUse" | "PostToolUseFailure" }>,
 ): Promise<void> {
-  const output = bounded(input.response);
+  const outcome = input.event === "PostToolUse" ? { output: bounded(input.response) } : { error: input.error };
   try {
-    await host.commit(session, { reservation: reservationId(input), output });
+    await host.commit(session, { reservation: reservationId(input), ...outcome });
   } catch (error) {
     if (!(error instanceof RequestError) || error.code !== "ERR_RESERVATION_UNKNOWN") throw error;
     // Not reserved (the user confirmed it after "ask"): it ran, so record it and commit its effects.
-    await host.result(session, { tool: input.tool, args: input.args, output, ran: true });
+    await host.result(session, { tool: input.tool, args: input.args, output: undefined, ...outcome, ran: true });
   }
 }
 

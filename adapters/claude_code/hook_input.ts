@@ -27,6 +27,15 @@ export type HookInput =
     readonly response: unknown;
     readonly toolUseId?: string;
   }
+  /** A tool call failed (Claude Code's `PostToolUseFailure`): its reservation is released. */
+  | {
+    readonly event: "PostToolUseFailure";
+    readonly session: string;
+    readonly tool: string;
+    readonly args: Readonly<Record<string, unknown>>;
+    readonly error: string;
+    readonly toolUseId?: string;
+  }
   /** Any other event: pab has nothing to do. */
   | { readonly event: "other"; readonly session: string; readonly name: string };
 
@@ -91,6 +100,14 @@ export function parseHookInput(text: string): HookInput {
       return { event, session, ...toolCall(body), ...toolUseId };
     case "PostToolUse":
       return { event, session, ...toolCall(body), response: body.tool_response, ...toolUseId };
+    case "PostToolUseFailure":
+      return {
+        event,
+        session,
+        ...toolCall(body),
+        error: typeof body.error === "string" ? body.error : "the tool failed",
+        ...toolUseId,
+      };
     default:
       return { event: "other", session, name: event };
   }

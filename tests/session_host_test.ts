@@ -1,0 +1,59 @@
+/**
+ * SessionHost: sessions are isolated, and a session is the same from every
+ * process that shares the store (inputs replayed, rulings spent once).
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { SessionHost } from "../adapters/serve/mod.ts";
+import { openStore } from "../adapters/store/mod.ts";
+import { parsePolicy } from "../guard/mod.ts";
+import { SERVE_POLICY_YAML } from "./_serve_fixtures.ts";
+
+const policy = parsePolicy(SERVE_POLICY_YAML, { source: "serve.yaml" });
+
+Deno.test("SessionHost keeps sessions apart: no value one session read vouches in another", async () => {
+  const store = await openStore();
+  const host = new SessionHost(policy, store);
+  try {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.emailAddress(), fc.string({ minLength: 1, maxLength: 40 })),
+        fc.constantFrom("user", "get_contacts"),
+        async (value, source) => {
+          const [a, b] = [await host.create(), await host.create()];
+          if (source === "user") await host.message(a, "user", `write to ${value}`);
+          else await host.result(a, { tool: "get_contacts", args: {}, output: value });
+          const inB = await host.decide(b, { tool: "send_email", args: { to: value } });
+          assert.notEqual(inB.outcome, "allow", `session b accepted ${JSON.stringify(value)} read in session a`);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  } finally {
+    store.close();
+  }
+});
+
+Deno.test("SessionHost on a shared store: another process sees the session's inputs and a ruling is spent once", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pab_host_" });
+  const [storeA, storeB] = [await openStore(`${dir}/s.kv`), await openStore(`${dir}/s.kv`)];
+  const [a, b] = [new SessionHost(policy, storeA), new SessionHost(policy, storeB)];
+  try {
+    const id = await a.create();
+    await a.result(id, { tool: "get_contacts", args: {}, output: "carol@corp.example" });
+    assert.equal((await b.decide(id, { tool: "send_email", args: { to: "carol@corp.example" } })).outcome, "allow");
+    const ruling = await a.ruling(id, { approver: "manager", tool: "refund", args: { amount: 7 } });
+    const [first, second] = await Promise.allSettled([
+      b.propose(id, { tool: "refund", args: { amount: 7 }, rulings: [ruling.id] }),
+      a.propose(id, { tool: "refund", args: { amount: 7 }, rulings: [ruling.id] }),
+    ]);
+    const outcomes = [first, second].map((result) =>
+      result.status === "fulfilled" ? result.value.status : (result.reason as { code: string }).code
+    ).sort();
+    assert.deepEqual(outcomes, ["ERR_RULING_SPENT", "reserved"]);
+  } finally {
+    storeA.close();
+    storeB.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

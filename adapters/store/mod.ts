@@ -1,7 +1,7 @@
 /**
  * pab's durable state on Deno KV: sessions and their inputs, ledger effects
  * with atomic reservations, rulings spent once, and tamper-evident audit
- * chains; in memory, in a local file, or on a remote KV (`denokv` or Deno
+ * chains; in memory (plain JavaScript), in a Deno KV file, or on a remote KV (`denokv` or Deno
  * Deploy) shared by several processes.
  *
  * @example
@@ -20,6 +20,7 @@
 export type { LedgerEffects, PabStore, ReservationRecord, SessionInput, SessionRecord } from "./pab_store.ts";
 export { KvStore } from "./kv_store.ts";
 export { KvEffects } from "./kv_effects.ts";
+export { MemoryEffects, MemoryStore } from "./memory_store.ts";
 export { openStore } from "./open_store.ts";
 export { StoreError } from "./store_error.ts";
 export {

@@ -1,5 +1,6 @@
 /**
- * Open pab's store from what a user types: nothing or `:memory:` (in memory),
+ * Open pab's store from what a user types: nothing or `:memory:` (in this
+ * process's memory, plain JavaScript),
  * a file path (a Deno KV file, its folder made if missing), or an
  * `http(s)://` URL (a remote Deno KV: a `denokv` server or Deno Deploy, with
  * `DENO_KV_ACCESS_TOKEN` in the environment).
@@ -8,6 +9,8 @@
  */
 import { dirname } from "node:path";
 import { KvStore } from "./kv_store.ts";
+import { MemoryStore } from "./memory_store.ts";
+import type { PabStore } from "./pab_store.ts";
 import { StoreError } from "./store_error.ts";
 
 /**
@@ -23,12 +26,13 @@ import { StoreError } from "./store_error.ts";
  * store.close();
  * ```
  */
-export async function openStore(location = ":memory:"): Promise<KvStore> {
+export async function openStore(location = ":memory:"): Promise<PabStore> {
+  if (location === ":memory:") return new MemoryStore();
   const remote = /^https?:\/\//i.test(location);
-  const description = location === ":memory:" ? "memory" : remote ? withoutCredentials(location) : location;
+  const description = remote ? withoutCredentials(location) : location;
   let kv: Deno.Kv | undefined;
   try {
-    if (!remote && location !== ":memory:") await Deno.mkdir(dirname(location), { recursive: true }).catch(() => {});
+    if (!remote) await Deno.mkdir(dirname(location), { recursive: true }).catch(() => {});
     kv = await Deno.openKv(location);
     await kv.get(["pab", "probe"]);
   } catch (error) {

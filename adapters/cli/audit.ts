@@ -70,7 +70,7 @@ export const auditCommand: Command = {
     if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`, "audit");
     const store = typeof values.store === "string" ? values.store : undefined;
     if ((file === undefined) === (store === undefined)) {
-      throw new UsageError("give a FILE or --store, not both", "audit");
+      throw new UsageError("give either a FILE or --store", "audit");
     }
     if (action === "export" && store === undefined) throw new UsageError("export reads a --store", "audit");
     const session = typeof values.session === "string" ? values.session : undefined;

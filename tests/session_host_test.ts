@@ -57,3 +57,30 @@ Deno.test("SessionHost on a shared store: another process sees the session's inp
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("SessionHost rebuilds a session whose reservation lost a race, so the refused call leaves no trace in it", async () => {
+  const racePolicy = parsePolicy(
+    `
+version: 1
+tools:
+  fetch_once: { output: untrusted, on_tainted: allow, once: feed.fetched }
+  create_ticket: { output: trusted, on_tainted: allow, min_trust: attested }
+`,
+    { source: "race.yaml" },
+  );
+  const dir = await Deno.makeTempDir({ prefix: "pab_host_" });
+  const [storeA, storeB] = [await openStore(`${dir}/s.kv`), await openStore(`${dir}/s.kv`)];
+  const [a, b] = [new SessionHost(racePolicy, storeA), new SessionHost(racePolicy, storeB)];
+  try {
+    const id = await a.create();
+    assert.equal((await a.propose(id, { tool: "fetch_once", args: {}, accept: true })).status, "reserved");
+    const lost = await b.propose(id, { tool: "fetch_once", args: {}, accept: true });
+    assert.equal(lost.status, "blocked");
+    // Nothing untrusted was read in this session yet: a call that needs trusted context is still allowed in b.
+    assert.equal((await b.decide(id, { tool: "create_ticket", args: {} })).outcome, "allow");
+  } finally {
+    storeA.close();
+    storeB.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -45,6 +45,8 @@ export class HostedSession {
   readonly guard: Guard;
   /** Its ledger's effects. */
   readonly effects: LedgerEffects;
+  /** Set when this copy may differ from the store's inputs: the host rebuilds it before the next request. */
+  stale = false;
   /** Rulings granted in this session, by id. */
   readonly rulings = new Map<string, HeldRuling>();
   readonly #store: PabStore;

@@ -12,6 +12,7 @@ import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
 import {
   completeCall,
   exclusiveEffects,
+  isReservationConflict,
   type PabStore,
   type ReservationRecord,
   reserveCall,
@@ -173,6 +174,7 @@ export class SessionHost {
         ...(confirmed ? { confirm: () => true } : {}),
       });
       await this.#audit(id, { kind: "decision", decision: result.decision, status: result.status });
+      if (isReservationConflict(result.decision)) session.stale = true;
       if (result.status !== "reserved") return result;
       const keys = exclusiveEffects(this.policy, call.tool);
       for (const entry of held) {
@@ -266,9 +268,11 @@ export class SessionHost {
         await session.sync();
         return await task(session);
       } catch (error) {
-        // A failed write may leave this copy ahead of the store: rebuild it from the store next time.
-        if (!(error instanceof RequestError) && !(error instanceof RulingError)) this.#sessions.delete(id);
+        session.stale ||= !(error instanceof RequestError) && !(error instanceof RulingError);
         throw error;
+      } finally {
+        // A stale copy (a failed write, or a refused reservation that touched the guard) is rebuilt from the store.
+        if (session.stale && this.#sessions.get(id) === session) this.#sessions.delete(id);
       }
     });
   }

@@ -42,6 +42,28 @@ export type ReserveResult =
   | { readonly status: "needs_accept"; readonly decision: Decision; readonly options: readonly RecoveryStep[] };
 
 const RESERVE_ONLY: unique symbol = Symbol("pab.reserve-only");
+const CONFLICTS = new WeakSet<Decision>();
+
+/**
+ * Whether `decision` is the block {@linkcode reserveCall} gave because another
+ * call held the effects. Such a refusal went through the guard's failed-tool
+ * path, which already applied the call's read to the branch's label in this
+ * process: rebuild the session from its inputs before using it again.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Guard, parsePolicy } from "../../guard/mod.ts";
+ * import { isReservationConflict, reserveCall } from "./guard_bridge.ts";
+ * const guard = new Guard(parsePolicy("version: 1\ntools:\n  publish: {once: release.sent, output: trusted}\n", { source: "p.yaml" }));
+ * const effects = { reserve: () => false, commit: () => {}, release: () => {}, committed: () => new Set<string>() };
+ * const result = await reserveCall(guard, effects, "publish", {}, { id: "r1" });
+ * assert.equal(isReservationConflict(result.decision), true);
+ * ```
+ */
+export function isReservationConflict(decision: Decision): boolean {
+  return CONFLICTS.has(decision);
+}
 
 /**
  * The effects of `tool` that must be reserved before it runs: those some tool
@@ -127,18 +149,17 @@ export async function reserveCall(
   const { recovery: _, ...data } = before;
   if (!reserved) {
     const held = keys.map((key) => `"${key}"`).join(", ");
-    return {
-      status: "blocked",
-      decision: {
-        ...data,
-        outcome: "block",
-        gaps: [...data.gaps, {
-          code: "no-prior",
-          severity: "block",
-          message: `${tool} may not run: another call holds or already wrote ${held}`,
-        }],
-      },
+    const decision: Decision = {
+      ...data,
+      outcome: "block",
+      gaps: [...data.gaps, {
+        code: "no-prior",
+        severity: "block",
+        message: `${tool} may not run: another call holds or already wrote ${held}`,
+      }],
     };
+    CONFLICTS.add(decision);
+    return { status: "blocked", decision };
   }
   const waived: Waiver[] = before.gaps.map((gap) => {
     const ruling = (options.rulings ?? []).find((candidate) =>

@@ -27,6 +27,7 @@ export {
   completeCall,
   type EffectStore,
   exclusiveEffects,
+  isReservationConflict,
   type Reservation,
   reserveCall,
   type ReserveResult,

@@ -4,11 +4,15 @@
  * the first call of a new session on a new store ("cold") and later calls
  * ("warm"), next to the floor of starting the runtime at all.
  *
- * Run: `deno run --allow-run --allow-read --allow-write=/tmp --allow-env adapters/claude_code/bench_hook.ts [--calls 10]`
+ * Run: `deno run --unstable-kv --allow-net=localhost --allow-run --allow-read --allow-write=/tmp --allow-env adapters/claude_code/bench_hook.ts [--calls 10]`
  *
  * @module
  */
 import { fileURLToPath } from "node:url";
+import { parsePolicy } from "../../guard/mod.ts";
+import { SessionHost, startServer } from "../serve/mod.ts";
+import { openStore } from "../store/mod.ts";
+import { CLAUDE_CODE_HOOK_PATH, claudeCodeRoute } from "./hook_route.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -95,6 +99,56 @@ export async function benchHook(deno: readonly string[], calls: number): Promise
   }
 }
 
+/**
+ * Time `calls` PreToolUse round trips through `pab serve`'s http hook endpoint
+ * (a Claude Code `http` hook), with a Deno KV file store; median and slowest.
+ *
+ * @example
+ * ```ts ignore
+ * import { benchHookHttp } from "./bench_hook.ts";
+ * const result = await benchHookHttp(5);
+ * ```
+ */
+export async function benchHookHttp(calls: number): Promise<{ readonly p50Ms: number; readonly maxMs: number }> {
+  const dir = await Deno.makeTempDir({ prefix: "pab_hook_bench_" });
+  const store = await openStore(`${dir}/hooks.kv`);
+  const host = new SessionHost(parsePolicy(POLICY, { source: "bench.yaml" }), store);
+  const server = startServer(host, {
+    version: "bench",
+    port: 0,
+    routes: { [CLAUDE_CODE_HOOK_PATH]: claudeCodeRoute(host) },
+  });
+  try {
+    const post = async (body: unknown) => {
+      const started = performance.now();
+      const response = await fetch(`${server.url}${CLAUDE_CODE_HOOK_PATH}`, {
+        method: "POST",
+        body: JSON.stringify(body),
+      });
+      if (!response.ok) throw new Error(`The hook failed: ${await response.text()}`);
+      await response.body?.cancel();
+      return performance.now() - started;
+    };
+    const session = { session_id: "bench", transcript_path: "/tmp/t.jsonl", cwd: "/tmp" };
+    await post({ ...session, hook_event_name: "UserPromptSubmit", prompt: "run ls -la" });
+    const times: number[] = [];
+    for (let i = 0; i < calls; i++) {
+      times.push(
+        await post({ ...session, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls -la" } }),
+      );
+    }
+    times.sort((a, b) => a - b);
+    return {
+      p50Ms: Math.round(times[Math.floor(times.length / 2)] * 10) / 10,
+      maxMs: Math.round(times.at(-1)! * 10) / 10,
+    };
+  } finally {
+    await server.shutdown();
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 async function timed(
   deno: readonly string[],
   args: string[],
@@ -123,4 +177,5 @@ if (import.meta.main) {
   const calls = at >= 0 ? Number(Deno.args[at + 1]) : 10;
   const runtimes = [[Deno.execPath()], ["npx", "-y", "deno@2.9.6"]];
   for (const runtime of runtimes) console.log(JSON.stringify(await benchHook(runtime, calls)));
+  console.log(JSON.stringify({ runtime: "pab serve, http hook", ...(await benchHookHttp(calls)) }));
 }

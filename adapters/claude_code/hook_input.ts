@@ -81,8 +81,23 @@ export function parseHookInput(text: string): HookInput {
   } catch {
     throw new HookInputError("stdin is not JSON");
   }
+  return readHookInput(value);
+}
+
+/**
+ * Read a hook's input already parsed from JSON (the body of an HTTP hook).
+ * Throws {@linkcode HookInputError} naming the field that is missing or mistyped.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readHookInput } from "./hook_input.ts";
+ * assert.throws(() => readHookInput({ hook_event_name: "Stop" }), { code: "ERR_HOOK_INPUT" });
+ * ```
+ */
+export function readHookInput(value: unknown): HookInput {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new HookInputError("stdin must hold a JSON object");
+    throw new HookInputError("the input must be a JSON object");
   }
   const body = value as Record<string, unknown>;
   const session = body.session_id;

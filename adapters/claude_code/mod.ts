@@ -14,4 +14,5 @@
  * @module
  */
 export { answerHook, type HookAnswer, MAX_RESULT_CHARS } from "./answer_hook.ts";
-export { type HookInput, HookInputError, parseHookInput } from "./hook_input.ts";
+export { type HookInput, HookInputError, parseHookInput, readHookInput } from "./hook_input.ts";
+export { CLAUDE_CODE_HOOK_PATH, claudeCodeRoute } from "./hook_route.ts";

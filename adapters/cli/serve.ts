@@ -4,6 +4,7 @@
  * @module
  */
 import config from "../../deno.json" with { type: "json" };
+import { CLAUDE_CODE_HOOK_PATH, claudeCodeRoute } from "../claude_code/mod.ts";
 import { SessionHost, startServer } from "../serve/mod.ts";
 import { openStore } from "../store/mod.ts";
 import { UsageError } from "./cli_error.ts";
@@ -14,7 +15,8 @@ import { parseArgs } from "./parse_args.ts";
 const HELP = `Usage: pab serve --policy FILE [--port N] [--store PATH|URL] [--hostname H --token T]
 
 Serve pab's guard over an HTTP JSON API (see the README's "pab serve"
-section for the endpoints). Prints the server's URL on stdout once it listens;
+section for the endpoints; POST /v1/hooks/claude-code answers Claude Code's
+http hooks). Prints the server's URL on stdout once it listens;
 SIGINT or SIGTERM stop it after the requests in flight finish.
 
 Options:
@@ -80,6 +82,7 @@ export const serveCommand: Command = {
           version: config.version,
           port,
           maxBody,
+          routes: { [CLAUDE_CODE_HOOK_PATH]: claudeCodeRoute(host) },
           ...(typeof values.hostname === "string" ? { hostname: values.hostname } : {}),
           ...(typeof values.token === "string" ? { token: values.token } : {}),
         });

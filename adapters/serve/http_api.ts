@@ -20,6 +20,8 @@ export interface ApiOptions {
   readonly token?: string;
   /** The largest request body in bytes (default 256 KiB). */
   readonly maxBody?: number;
+  /** More POST endpoints by path, such as `/v1/hooks/claude-code`: each gets the JSON body and answers JSON. */
+  readonly routes?: Readonly<Record<string, (body: unknown) => Promise<unknown>>>;
 }
 
 /** The default request body limit: 256 KiB. */
@@ -51,6 +53,12 @@ export function apiHandler(host: SessionHost, options: ApiOptions): (request: Re
     try {
       if (token !== undefined && !sameHash(sha256Hex(request.headers.get("authorization") ?? ""), token)) {
         throw new RequestError(401, "ERR_UNAUTHORIZED", "Cannot serve the request: send Authorization: Bearer TOKEN");
+      }
+      const path = new URL(request.url).pathname;
+      const extra = options.routes && Object.hasOwn(options.routes, path) ? options.routes[path] : undefined;
+      if (extra) {
+        only(request, "POST");
+        return json(200, await extra(await readJsonBody(request, limit)));
       }
       const [status, body] = await route(host, request, limit, options.version);
       return json(status, body);

@@ -23,7 +23,7 @@ export class RequestError extends PabError {
   readonly status: number;
 
   /** Make a request error. */
-  constructor(status: number, code: string, message: string) {
+  constructor(status: number, code: `ERR_${string}`, message: string) {
     super(code, message);
     this.name = "RequestError";
     this.status = status;

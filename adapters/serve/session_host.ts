@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { fingerprintCall, type Label, RulingError } from "../../core/mod.ts";
+import { fingerprintCall, type Label, PabError } from "../../core/mod.ts";
 import type { ApproverRule, Decision, GuardOptions, Policy, Recovery, Ruling } from "../../guard/mod.ts";
 import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
 import {
@@ -241,12 +241,14 @@ export class SessionHost {
       if (approver === "user") {
         const decision = session.guard.decide(tool, args);
         if (!decision.gaps.some((gap) => gap.severity === "confirm")) {
-          throw new RulingError(
+          throw new RequestError(
+            409,
+            "ERR_RULING_REFUSED",
             `Cannot record the user's confirmation of ${tool}: the call has no gap a user may waive`,
           );
         }
       } else {
-        session.guard.requestRuling(approver, tool, args); // throws RulingError when refused
+        session.guard.requestRuling(approver, tool, args); // throws (ERR_RULING_REFUSED) when refused
       }
       const rulingId = `${approver}#${randomHex(6)}`;
       await session.add({ kind: "ruling", id: rulingId, approver, tool, args });
@@ -268,7 +270,8 @@ export class SessionHost {
         await session.sync();
         return await task(session);
       } catch (error) {
-        session.stale ||= !(error instanceof RequestError) && !(error instanceof RulingError);
+        // A refusal or a bad request changed nothing; anything else may have left this copy ahead of the store.
+        session.stale ||= !(error instanceof RequestError) && !isRulingRefusal(error);
         throw error;
       } finally {
         // A stale copy (a failed write, or a refused reservation that touched the guard) is rebuilt from the store.
@@ -300,6 +303,10 @@ export class SessionHost {
   async #audit(id: string, event: Omit<AuditEvent, "at">): Promise<void> {
     await this.store.appendAudit(id, { ...event, at: this.#now().toISOString() } as AuditEvent);
   }
+}
+
+function isRulingRefusal(error: unknown): boolean {
+  return error instanceof PabError && error.code === "ERR_RULING_REFUSED";
 }
 
 function heldRuling(session: HostedSession, id: unknown, fingerprint: string): HeldRuling {

@@ -11,7 +11,7 @@ import { SERVE_POLICY_YAML } from "./_serve_fixtures.ts";
 
 const policy = parsePolicy(SERVE_POLICY_YAML, { source: "serve.yaml" });
 
-Deno.test("SessionHost keeps sessions apart: no value one session read vouches in another", async () => {
+Deno.test("SessionHost keeps sessions apart: what one session read changes no decision in another", async () => {
   const store = await openStore();
   const host = new SessionHost(policy, store);
   try {
@@ -20,15 +20,27 @@ Deno.test("SessionHost keeps sessions apart: no value one session read vouches i
         fc.oneof(fc.emailAddress(), fc.string({ minLength: 1, maxLength: 40 })),
         fc.constantFrom("user", "get_contacts"),
         async (value, source) => {
-          const [a, b] = [await host.create(), await host.create()];
+          const [a, b, untouched] = [await host.create(), await host.create(), await host.create()];
           if (source === "user") await host.message(a, "user", `write to ${value}`);
           else await host.result(a, { tool: "get_contacts", args: {}, output: value });
-          const inB = await host.decide(b, { tool: "send_email", args: { to: value } });
-          assert.notEqual(inB.outcome, "allow", `session b accepted ${JSON.stringify(value)} read in session a`);
+          await host.message(b, "user", "hello");
+          await host.message(untouched, "user", "hello");
+          const call = { tool: "send_email", args: { to: value } };
+          const [inB, alone] = [await host.decide(b, call), await host.decide(untouched, call)];
+          assert.deepEqual(
+            { outcome: inB.outcome, gaps: inB.gaps, evidence: inB.evidence },
+            { outcome: alone.outcome, gaps: alone.gaps, evidence: alone.evidence },
+          );
         },
       ),
       { numRuns: 60 },
     );
+    // And the property is not empty: in the session that read it, the value is vouched for.
+    const a = await host.create();
+    await host.result(a, { tool: "get_contacts", args: {}, output: "dana@corp.example" });
+    const b = await host.create();
+    assert.equal((await host.decide(a, { tool: "send_email", args: { to: "dana@corp.example" } })).outcome, "allow");
+    assert.equal((await host.decide(b, { tool: "send_email", args: { to: "dana@corp.example" } })).outcome, "block");
   } finally {
     store.close();
   }

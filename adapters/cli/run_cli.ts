@@ -4,17 +4,20 @@
  * @module
  */
 import { closestWord } from "../../core/mod.ts";
+import { auditCommand } from "./audit.ts";
 import { benchCommand } from "./bench.ts";
 import { checkCommand } from "./check.ts";
 import { UsageError } from "./cli_error.ts";
 import type { Command } from "./command.ts";
 import { demoCommand } from "./demo.ts";
 import { generateCommand } from "./generate.ts";
+import { hookCommand } from "./hook.ts";
 import type { Io } from "./io.ts";
 import { lintCommand } from "./lint.ts";
 import { mcpCommand } from "./mcp.ts";
 import { playgroundCommand } from "./playground.ts";
 import { reportError } from "./report_error.ts";
+import { serveCommand } from "./serve.ts";
 
 /**
  * pab's subcommands, by name.
@@ -34,6 +37,9 @@ export const COMMANDS: Readonly<Record<string, Command>> = Object.freeze({
   generate: generateCommand,
   mcp: mcpCommand,
   playground: playgroundCommand,
+  serve: serveCommand,
+  audit: auditCommand,
+  hook: hookCommand,
 });
 
 /**

@@ -1,0 +1,102 @@
+/**
+ * Check the fields of a request body: each missing or mistyped field is a 400
+ * that names the field and what it should be.
+ *
+ * @module
+ */
+import { RequestError } from "./request_error.ts";
+
+/**
+ * A request body's fields, checked one at a time.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { BodyFields } from "./body_fields.ts";
+ * const body = new BodyFields({ tool: "send_email", args: { to: "a" } }, "decide", ["tool", "args"]);
+ * assert.equal(body.text("tool"), "send_email");
+ * assert.deepEqual(body.args(), { to: "a" });
+ * assert.throws(() => new BodyFields({ tol: "x" }, "decide", ["tool"]), { code: "ERR_REQUEST_INVALID" });
+ * ```
+ */
+export class BodyFields {
+  readonly #body: Record<string, unknown>;
+  readonly #where: string;
+
+  /** Check that `body` is an object with no field outside `allowed`. */
+  constructor(body: unknown, where: string, allowed: readonly string[]) {
+    this.#where = where;
+    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      throw this.#invalid("the body must be a JSON object");
+    }
+    this.#body = body as Record<string, unknown>;
+    for (const key of Object.keys(this.#body)) {
+      if (!allowed.includes(key)) {
+        throw this.#invalid(
+          `unknown field ${JSON.stringify(key)} (expected ${allowed.map((a) => `"${a}"`).join(", ")})`,
+        );
+      }
+    }
+  }
+
+  /** A required non-empty string. */
+  text(name: string): string {
+    const value = this.#body[name];
+    if (typeof value !== "string" || value === "") throw this.#invalid(`"${name}" must be a non-empty string`);
+    return value;
+  }
+
+  /** A required string (may be empty). */
+  string(name: string): string {
+    const value = this.#body[name];
+    if (typeof value !== "string") throw this.#invalid(`"${name}" must be a string`);
+    return value;
+  }
+
+  /** An optional string. */
+  optionalString(name: string): string | undefined {
+    return this.#body[name] === undefined ? undefined : this.string(name);
+  }
+
+  /** The call's arguments: an object of named values (`{}` when absent and `optional`). */
+  args(optional = false): Readonly<Record<string, unknown>> {
+    const value = this.#body.args;
+    if (value === undefined && optional) return {};
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      throw this.#invalid(`"args" must be an object of named values`);
+    }
+    return value as Record<string, unknown>;
+  }
+
+  /** An optional boolean. */
+  flag(name: string): boolean {
+    const value = this.#body[name];
+    if (value === undefined) return false;
+    if (typeof value !== "boolean") throw this.#invalid(`"${name}" must be true or false`);
+    return value;
+  }
+
+  /** An optional list of strings. */
+  strings(name: string): string[] {
+    const value = this.#body[name];
+    if (value === undefined) return [];
+    if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) {
+      throw this.#invalid(`"${name}" must be a list of strings`);
+    }
+    return value;
+  }
+
+  /** Any JSON value, or undefined. */
+  value(name: string): unknown {
+    return this.#body[name];
+  }
+
+  /** Whether the field is present. */
+  has(name: string): boolean {
+    return this.#body[name] !== undefined;
+  }
+
+  #invalid(problem: string): RequestError {
+    return new RequestError(400, "ERR_REQUEST_INVALID", `Cannot read the ${this.#where} request: ${problem}`);
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * One session as a process holds it: a guard rebuilt by replaying the
+ * session's inputs from the store, kept in step with inputs other processes
+ * append, and a lock so its requests run one at a time in this process.
+ *
+ * @module
+ */
+import { fingerprintCall } from "../../core/mod.ts";
+import { Guard, type GuardOptions, type Policy, type Ruling } from "../../guard/mod.ts";
+import type { LedgerEffects, PabStore, SessionInput, SessionRecord } from "../store/mod.ts";
+import { StoreError } from "../store/mod.ts";
+
+/** A ruling this session holds: one minted by its guard, or the user's confirmation of one call. */
+export type HeldRuling =
+  | { readonly kind: "approver"; readonly id: string; readonly ruling: Ruling }
+  | { readonly kind: "user"; readonly id: string; readonly tool: string; readonly fingerprint: string };
+
+const ATTEMPTS = 200;
+
+/**
+ * A session's guard, in step with the store.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parsePolicy } from "../../guard/mod.ts";
+ * import { openStore } from "../store/mod.ts";
+ * import { HostedSession } from "./hosted_session.ts";
+ * const store = await openStore(":memory:");
+ * const record = { id: "s_1", ledger: "s_1", created: "2026-11-30T15:00:00.000Z" };
+ * await store.createSession(record);
+ * const policy = parsePolicy("version: 1\ntools:\n  read_inbox: {output: untrusted}\n", { source: "p.yaml" });
+ * const session = new HostedSession(policy, {}, store, record);
+ * await session.run(() => session.add({ kind: "user", text: "hello" }));
+ * const again = new HostedSession(policy, {}, store, record);
+ * await again.run(() => again.sync());
+ * assert.equal(again.guard.sources.length, 1);
+ * store.close();
+ * ```
+ */
+export class HostedSession {
+  /** The stored session. */
+  readonly record: SessionRecord;
+  /** Its guard. */
+  readonly guard: Guard;
+  /** Its ledger's effects. */
+  readonly effects: LedgerEffects;
+  /** Set when this copy may differ from the store's inputs: the host rebuilds it before the next request. */
+  stale = false;
+  /** Rulings granted in this session, by id. */
+  readonly rulings = new Map<string, HeldRuling>();
+  readonly #store: PabStore;
+  #applied = 0;
+  #queue: Promise<unknown> = Promise.resolve();
+  #busy = 0;
+
+  /** Hold `record` with a fresh guard; call {@linkcode HostedSession.sync} to catch up. */
+  constructor(policy: Policy, options: GuardOptions, store: PabStore, record: SessionRecord) {
+    this.record = record;
+    this.guard = new Guard(policy, options);
+    this.effects = store.effects(record.ledger);
+    this.#store = store;
+  }
+
+  /** Whether a request is running or waiting. */
+  get busy(): boolean {
+    return this.#busy > 0;
+  }
+
+  /** Run `task` after every earlier task of this session in this process. */
+  run<T>(task: () => Promise<T>): Promise<T> {
+    this.#busy++;
+    const next = this.#queue.catch(() => {}).then(task);
+    this.#queue = next;
+    const done = () => void this.#busy--;
+    next.then(done, done);
+    return next;
+  }
+
+  /** Apply the inputs other processes appended, and read the committed effects again. */
+  async sync(): Promise<void> {
+    const inputs = await this.#store.inputs(this.record.id, this.#applied);
+    for (const input of inputs) this.#apply(input);
+    this.#applied += inputs.length;
+    await this.effects.refresh();
+    this.guard.ledger.commit([...this.effects.committed()]);
+  }
+
+  /** Apply an input here, then append it to the store after whatever others appended meanwhile. */
+  async add(input: SessionInput): Promise<void> {
+    this.#apply(input);
+    await this.append(input);
+  }
+
+  /** Append an input already applied here (after whatever others appended meanwhile). */
+  async append(input: SessionInput): Promise<void> {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      if (await this.#store.appendInput(this.record.id, this.#applied, input)) {
+        this.#applied++;
+        return;
+      }
+      const others = await this.#store.inputs(this.record.id, this.#applied);
+      for (const other of others) this.#apply(other);
+      this.#applied += others.length;
+    }
+    throw new StoreError("ERR_STORE_WRITE", `Cannot append to session "${this.record.id}": other writers kept going`);
+  }
+
+  #apply(input: SessionInput): void {
+    switch (input.kind) {
+      case "system":
+        return this.guard.system(input.text);
+      case "user":
+        return this.guard.user(input.text);
+      case "result":
+        return this.guard.record(input.tool, input.output, {
+          args: input.args,
+          ...(input.label ? { label: input.label } : {}),
+        });
+      case "ruling":
+        if (input.approver === "user") {
+          this.rulings.set(input.id, {
+            kind: "user",
+            id: input.id,
+            tool: input.tool,
+            fingerprint: fingerprintCall(input.tool, input.args),
+          });
+          return;
+        }
+        try {
+          this.rulings.set(input.id, {
+            kind: "approver",
+            id: input.id,
+            // The guard accepts only the very object it minted; the id callers use is the store's.
+            ruling: this.guard.requestRuling(input.approver, input.tool, input.args),
+          });
+        } catch {
+          // The world moved (an effect was committed since): the ruling no longer applies here.
+        }
+    }
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * `pab serve`: pab's guard behind an HTTP JSON API on localhost, with each
+ * session's state in a store (in memory, a Deno KV file, or a remote KV shared
+ * by several servers) and every event in a tamper-evident audit chain.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parsePolicy } from "../../guard/mod.ts";
+ * import { openStore } from "../store/mod.ts";
+ * import { SessionHost, startServer } from "./mod.ts";
+ * const host = new SessionHost(parsePolicy("version: 1\ntools: {}\n", { source: "p.yaml" }), await openStore());
+ * const server = startServer(host, { version: "0.1.0", port: 0 });
+ * const created = await fetch(`${server.url}/v1/sessions`, { method: "POST" });
+ * assert.equal(created.status, 201);
+ * assert.match((await created.json()).session, /^s_/);
+ * await server.shutdown();
+ * host.store.close();
+ * ```
+ *
+ * @module
+ */
+export { apiHandler, type ApiOptions, DEFAULT_MAX_BODY } from "./http_api.ts";
+export { type HeldRuling, HostedSession } from "./hosted_session.ts";
+export { RequestError } from "./request_error.ts";
+export { type CallRequest, type RulingInfo, SessionHost, type SessionHostOptions } from "./session_host.ts";
+export { DEFAULT_PORT, isLoopback, type RunningServer, type ServerOptions, startServer } from "./start_server.ts";

@@ -1,0 +1,94 @@
+/**
+ * Start `pab serve`'s HTTP server: on a loopback interface unless a token is
+ * required; shutting down finishes the requests in flight.
+ *
+ * @module
+ */
+import { apiHandler, type ApiOptions } from "./http_api.ts";
+import type { SessionHost } from "./session_host.ts";
+
+/** Options of {@linkcode startServer}. */
+export interface ServerOptions extends ApiOptions {
+  /** The port (0 picks a free one; default 4517). */
+  readonly port?: number;
+  /** The interface (default `localhost`); any other needs `token`. */
+  readonly hostname?: string;
+}
+
+/** A running server. */
+export interface RunningServer {
+  /** Its base URL, such as `http://localhost:4517`. */
+  readonly url: string;
+  /** The port it listens on. */
+  readonly port: number;
+  /** Stop accepting connections and wait for the requests in flight. */
+  shutdown(): Promise<void>;
+  /** Settles when the server has stopped. */
+  readonly finished: Promise<void>;
+}
+
+/** The default port of `pab serve`. */
+export const DEFAULT_PORT = 4517;
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
+
+/**
+ * Whether `hostname` is a loopback interface.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isLoopback } from "./start_server.ts";
+ * assert.equal(isLoopback("localhost"), true);
+ * assert.equal(isLoopback("0.0.0.0"), false);
+ * ```
+ */
+export function isLoopback(hostname: string): boolean {
+  return LOOPBACK.has(hostname.toLowerCase());
+}
+
+/**
+ * Start serving `host`. Throws `TypeError` at once for a non-loopback
+ * interface without a token, or a token shorter than 16 characters.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parsePolicy } from "../../guard/mod.ts";
+ * import { openStore } from "../store/mod.ts";
+ * import { SessionHost } from "./session_host.ts";
+ * import { startServer } from "./start_server.ts";
+ * const host = new SessionHost(parsePolicy("version: 1\ntools: {}\n", { source: "p.yaml" }), await openStore());
+ * const server = startServer(host, { version: "0.1.0", port: 0 });
+ * const response = await fetch(`${server.url}/v1/health`);
+ * assert.equal(response.status, 200);
+ * await response.body?.cancel();
+ * await server.shutdown();
+ * host.store.close();
+ * ```
+ */
+export function startServer(host: SessionHost, options: ServerOptions): RunningServer {
+  const hostname = options.hostname ?? "localhost";
+  if (!isLoopback(hostname) && options.token === undefined) {
+    throw new TypeError(`Cannot serve on "${hostname}": other interfaces than localhost need --token`);
+  }
+  if (options.token !== undefined && options.token.length < 16) {
+    throw new TypeError("Cannot serve with this token: use at least 16 characters");
+  }
+  const handler = apiHandler(host, options);
+  const server = Deno.serve({
+    hostname,
+    port: options.port ?? DEFAULT_PORT,
+    onListen: () => {},
+    onError: () =>
+      new Response('{"error":{"code":"ERR_INTERNAL","message":"pab failed unexpectedly"}}', { status: 500 }),
+  }, handler);
+  const port = server.addr.port;
+  const shown = hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname;
+  return {
+    url: `http://${shown}:${port}`,
+    port,
+    shutdown: () => server.shutdown(),
+    finished: server.finished,
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * The one store interface for pab's durable state: sessions and their
+ * recorded inputs (so any process can rebuild a session's guard), ledger
+ * effects with atomic reservations, rulings spent once, reservations, and the
+ * audit chains.
+ *
+ * @module
+ */
+import type { Label } from "../../core/mod.ts";
+import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
+import type { EffectStore } from "./guard_bridge.ts";
+
+/** A session as stored. */
+export interface SessionRecord {
+  /** The session's id, such as `s_4f...`. */
+  readonly id: string;
+  /** The ledger it writes effects to (its own id unless sessions share a ledger). */
+  readonly ledger: string;
+  /** When it was made (ISO 8601). */
+  readonly created: string;
+}
+
+/** One input of a session, replayed in order to rebuild its guard. */
+export type SessionInput =
+  /** A system or user message (trusted). */
+  | { readonly kind: "system" | "user"; readonly text: string }
+  /** A tool's output (or its error text), recorded under the tool's label. */
+  | {
+    readonly kind: "result";
+    readonly tool: string;
+    readonly args: Readonly<Record<string, unknown>>;
+    readonly output: unknown;
+    readonly label?: Label;
+  }
+  /** A ruling granted on one exact call (approver `user` = the user's confirmation). */
+  | {
+    readonly kind: "ruling";
+    readonly id: string;
+    readonly approver: string;
+    readonly tool: string;
+    readonly args: Readonly<Record<string, unknown>>;
+  };
+
+/** A reserved call, waiting for its output. */
+export interface ReservationRecord {
+  /** The reservation's id (also the holder of its effect keys). */
+  readonly id: string;
+  /** The session that made it. */
+  readonly session: string;
+  /** The tool. */
+  readonly tool: string;
+  /** The exact arguments. */
+  readonly args: Readonly<Record<string, unknown>>;
+  /** The call's fingerprint. */
+  readonly fingerprint: string;
+  /** Every effect the call writes when it finishes. */
+  readonly effects: readonly string[];
+  /** The effects reserved now (those some tool requires to be absent). */
+  readonly keys: readonly string[];
+}
+
+/** Effects of one ledger: an {@linkcode EffectStore} whose snapshot is refreshed from the store. */
+export interface LedgerEffects extends EffectStore {
+  /** Read the committed effects again (other processes may have written some). */
+  refresh(): Promise<void>;
+}
+
+/** pab's durable state. Every method is safe to call from many processes at once. */
+export interface PabStore {
+  /** A short description for messages (`memory`, a path, a URL without credentials). */
+  readonly description: string;
+  /** Save a new session; false if the id is taken. */
+  createSession(record: SessionRecord): Promise<boolean>;
+  /** A session, or undefined. */
+  session(id: string): Promise<SessionRecord | undefined>;
+  /** Append an input at position `seq`; false if another writer took that position first. */
+  appendInput(session: string, seq: number, input: SessionInput): Promise<boolean>;
+  /** The inputs of a session from position `from` on, in order. */
+  inputs(session: string, from: number): Promise<SessionInput[]>;
+  /** The effects of a ledger. */
+  effects(ledger: string): LedgerEffects;
+  /** Keep a reservation until it is finished. */
+  saveReservation(record: ReservationRecord): Promise<void>;
+  /** A reservation that is not finished yet, or undefined. */
+  reservation(session: string, id: string): Promise<ReservationRecord | undefined>;
+  /** Mark a reservation finished; false if it was already finished (or never made). */
+  finishReservation(session: string, id: string): Promise<boolean>;
+  /** Spend a ruling; false if it was already spent. */
+  spendRuling(session: string, id: string): Promise<boolean>;
+  /** Append an event to a chain (atomically after its current head) and return the record. */
+  appendAudit(stream: string, event: AuditEvent): Promise<AuditRecord>;
+  /** Every record of one chain, or of every chain when `stream` is undefined, in order. */
+  audit(stream?: string): Promise<AuditRecord[]>;
+  /** Close the store. */
+  close(): void;
+}

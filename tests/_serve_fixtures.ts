@@ -1,0 +1,104 @@
+// Test fixtures for pab serve, the store and the hook: a policy with a `once`
+// tool, an approver and the e-mail hijack's tools; helpers to call the API and
+// to start real `pab serve` processes.
+import { fileURLToPath } from "node:url";
+
+export const SERVE_POLICY_YAML = `
+version: 1
+approvers:
+  manager: { mandate: [approval] }
+tools:
+  read_inbox:
+    output: untrusted
+    on_tainted: allow
+  get_contacts:
+    output: trusted
+    on_tainted: allow
+  send_email:
+    output: trusted
+    on_tainted: confirm
+    args:
+      to: { require: trusted }
+  publish_release:
+    output: trusted
+    on_tainted: allow
+    once: release.sent
+  refund:
+    output: trusted
+    on_tainted: allow
+    needs_approval: true
+    effects: [refund.issued]
+`;
+
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+/** Write the policy to a fresh temporary folder and return the folder and the policy's path. */
+export async function policyFolder(): Promise<{ dir: string; policy: string }> {
+  const dir = await Deno.makeTempDir({ prefix: "pab_serve_" });
+  const policy = `${dir}/policy.yaml`;
+  await Deno.writeTextFile(policy, SERVE_POLICY_YAML);
+  return { dir, policy };
+}
+
+/** Call the API; return the status and the JSON body. */
+export async function call(
+  base: string,
+  path: string,
+  body?: unknown,
+  init: RequestInit = {},
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const response = await fetch(`${base}${path}`, {
+    method: body === undefined && !init.method ? "GET" : "POST",
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...init,
+  });
+  const text = await response.text();
+  return { status: response.status, json: text ? JSON.parse(text) : {} };
+}
+
+/** The permission flags `pab serve` and `pab hook` need. */
+export const SERVE_FLAGS = [
+  "--unstable-kv",
+  "--allow-net=localhost",
+  "--allow-read",
+  "--allow-write=/tmp",
+  "--allow-env=DENO_KV_ACCESS_TOKEN",
+];
+
+/** A running `pab serve` process. */
+export interface PabServer {
+  readonly url: string;
+  stop(): Promise<string>;
+}
+
+/** Start `pab serve` in its own process and wait for its URL. */
+export async function startPabServe(args: string[], env: Record<string, string> = {}): Promise<PabServer> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...SERVE_FLAGS, "cli.ts", "serve", "--port", "0", ...args],
+    cwd: ROOT,
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  const stderr = new Response(child.stderr).text();
+  if (!text.includes("\n")) {
+    await child.status;
+    throw new Error(`pab serve did not start: ${await stderr}`);
+  }
+  return {
+    url: text.trim(),
+    async stop() {
+      child.kill("SIGTERM");
+      await child.status;
+      await reader.cancel().catch(() => {});
+      return await stderr;
+    },
+  };
+}

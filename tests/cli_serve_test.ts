@@ -1,0 +1,52 @@
+/**
+ * `pab serve`, `pab hook` and `pab audit` refuse bad usage with exit 2 and a
+ * message that says what to fix, before they start anything.
+ */
+import assert from "node:assert/strict";
+import { memoryIo } from "../adapters/cli/memory_io.ts";
+import { runCli } from "../adapters/cli/run_cli.ts";
+import { SERVE_POLICY_YAML } from "./_serve_fixtures.ts";
+
+async function pab(args: string[]): Promise<{ code: number; stderr: string }> {
+  const memory = memoryIo({ files: { "p.yaml": SERVE_POLICY_YAML } });
+  const code = await runCli(args, memory.io, { version: "t" });
+  return { code, stderr: memory.stderr() };
+}
+
+Deno.test("pab serve refuses bad usage with exit 2", async () => {
+  const cases: [string[], string][] = [
+    [["serve"], 'error: missing --policy FILE\nRun "pab serve --help" for usage.\n'],
+    [
+      ["serve", "--policy", "p.yaml", "--port", "99999"],
+      'error: option --port must be a whole number from 0 to 65535, not "99999"\nRun "pab serve --help" for usage.\n',
+    ],
+    [
+      ["serve", "--policy", "p.yaml", "--port", "0", "--hostname", "0.0.0.0"],
+      'error: Cannot serve on "0.0.0.0": other interfaces than localhost need --token\nRun "pab serve --help" for usage.\n',
+    ],
+    [
+      ["serve", "--policy", "p.yaml", "--port", "0", "--token", "short"],
+      'error: Cannot serve with this token: use at least 16 characters\nRun "pab serve --help" for usage.\n',
+    ],
+  ];
+  for (const [args, stderr] of cases) assert.deepEqual(await pab(args), { code: 2, stderr }, args.join(" "));
+});
+
+Deno.test("pab hook and pab audit refuse bad usage with exit 2", async () => {
+  assert.deepEqual(await pab(["hook"]), {
+    code: 2,
+    stderr: 'error: name the agent: pab hook claude-code\nRun "pab hook --help" for usage.\n',
+  });
+  assert.deepEqual(await pab(["hook", "cursor", "--policy", "p.yaml"]), {
+    code: 2,
+    stderr: 'error: unknown agent "cursor" (use claude-code)\nRun "pab hook --help" for usage.\n',
+  });
+  assert.deepEqual(await pab(["audit", "check", "x.jsonl"]), {
+    code: 2,
+    stderr: 'error: unknown action "check" (use verify, show or export)\nRun "pab audit --help" for usage.\n',
+  });
+  assert.deepEqual(await pab(["audit", "verify"]), {
+    code: 2,
+    stderr: 'error: give either a FILE or --store\nRun "pab audit --help" for usage.\n',
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * The store, in memory and on Deno KV (one suite for both): all-or-nothing reservations (against a model, and
+ * under concurrency), holders, appends that race, large values, and open
+ * errors.
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { KvStore, openStore, type PabStore } from "../adapters/store/mod.ts";
+
+/** Every store implementation runs the same tests. */
+const IMPLEMENTATIONS: readonly [string, () => Promise<PabStore>][] = [
+  ["MemoryStore", () => openStore(":memory:")],
+  ["KvStore", async () => new KvStore(await Deno.openKv(":memory:"), "kv in memory")],
+];
+
+for (const [name, open] of IMPLEMENTATIONS) {
+  Deno.test(`${name}.effects().reserve() is all-or-nothing and matches a model under any sequence of operations`, async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            op: fc.constantFrom("reserve", "commit", "release"),
+            keys: fc.uniqueArray(fc.constantFrom("a", "b", "c", "d"), { minLength: 1, maxLength: 3 }),
+            holder: fc.constantFrom("h1", "h2", "h3"),
+          }),
+          { maxLength: 25 },
+        ),
+        async (steps) => {
+          const store = await open();
+          const effects = store.effects("ledger");
+          const model = new Map<string, { state: "reserved" | "committed"; holder: string }>();
+          try {
+            for (const { op, keys, holder } of steps) {
+              if (op === "reserve") {
+                const free = keys.every((key) => !model.has(key));
+                assert.equal(await effects.reserve(keys, holder), free);
+                if (free) { for (const key of keys) model.set(key, { state: "reserved", holder }); }
+              } else if (op === "commit") {
+                await effects.commit(keys, holder);
+                for (const key of keys) model.set(key, { state: "committed", holder });
+              } else {
+                await effects.release(keys, holder);
+                for (const key of keys) {
+                  const entry = model.get(key);
+                  if (entry?.state === "reserved" && entry.holder === holder) model.delete(key);
+                }
+              }
+            }
+            await effects.refresh();
+            const committed = [...model].filter(([, entry]) => entry.state === "committed").map(([key]) => key).sort();
+            assert.deepEqual([...effects.committed()].sort(), committed);
+          } finally {
+            store.close();
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+}
+
+Deno.test("KvEffects.reserve() lets exactly one of 200 concurrent holders on two connections to one file win", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pab_store_" });
+  const stores = [await openStore(`${dir}/state.kv`), await openStore(`${dir}/state.kv`)];
+  try {
+    const wins = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => stores[i % 2].effects("l").reserve(["release.sent", `log.${i}`], `r${i}`)),
+    );
+    assert.equal(wins.filter(Boolean).length, 1);
+    // The losers reserved nothing: their other keys are still free.
+    const loser = wins.indexOf(false);
+    assert.equal(await stores[0].effects("l").reserve([`log.${loser}`], "later"), true);
+  } finally {
+    for (const store of stores) store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+for (const [name, open] of IMPLEMENTATIONS) {
+  Deno.test(`${name}.appendInput() gives one position to exactly one of many racing writers`, async () => {
+    const store = await open();
+    try {
+      await store.createSession({ id: "s", ledger: "s", created: "2026-11-30T15:00:00.000Z" });
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => store.appendInput("s", 0, { kind: "user", text: `writer ${i}` })),
+      );
+      assert.equal(results.filter(Boolean).length, 1);
+      assert.equal((await store.inputs("s", 0)).length, 1);
+    } finally {
+      store.close();
+    }
+  });
+}
+
+for (const [name, open] of IMPLEMENTATIONS) {
+  Deno.test(`${name} keeps inputs and audit events larger than one KV value (64 KiB) whole`, async () => {
+    const store = await open();
+    try {
+      const text = "héllo wörld 😀 \u0000 ".repeat(12_000); // about 220,000 UTF-16 units, many outside Latin-1
+      assert.equal(await store.appendInput("s", 0, { kind: "result", tool: "t", args: {}, output: text }), true);
+      assert.equal(await store.appendInput("s", 1, { kind: "user", text: "after" }), true);
+      assert.deepEqual(await store.inputs("s", 0), [
+        { kind: "result", tool: "t", args: {}, output: text },
+        { kind: "user", text: "after" },
+      ]);
+      assert.deepEqual(await store.inputs("s", 1), [{ kind: "user", text: "after" }]);
+      const record = await store.appendAudit("s", { kind: "result", at: "2026-11-30T15:00:00.000Z", output: text });
+      assert.deepEqual(await store.audit("s"), [record]);
+    } finally {
+      store.close();
+    }
+  });
+}
+
+for (const [name, open] of IMPLEMENTATIONS) {
+  Deno.test(`${name}.finishReservation() and spendRuling() succeed once`, async () => {
+    const store = await open();
+    try {
+      const record = {
+        id: "r1",
+        session: "s",
+        tool: "publish",
+        args: {},
+        fingerprint: "f",
+        effects: ["release.sent"],
+        keys: ["release.sent"],
+      };
+      await store.saveReservation(record);
+      assert.deepEqual(await store.reservation("s", "r1"), record);
+      assert.deepEqual(
+        await Promise.all([store.finishReservation("s", "r1"), store.finishReservation("s", "r1")]).then((r) =>
+          r.sort()
+        ),
+        [false, true],
+      );
+      assert.equal(await store.reservation("s", "r1"), undefined);
+      assert.deepEqual(
+        await Promise.all([store.spendRuling("s", "x"), store.spendRuling("s", "x")]).then((r) => r.sort()),
+        [false, true],
+      );
+    } finally {
+      store.close();
+    }
+  });
+}
+
+Deno.test("openStore() says why a store cannot be opened", async () => {
+  const file = await Deno.makeTempFile({ prefix: "pab_store_" });
+  try {
+    await assert.rejects(openStore(`${file}/inside/state.kv`), (error: Error & { code?: string }) => {
+      assert.equal(error.code, "ERR_STORE_OPEN");
+      assert.match(error.message, /^Cannot open store ".*\/inside\/state.kv": .+ \(check the path\)$/);
+      return true;
+    });
+  } finally {
+    await Deno.remove(file);
+  }
+});

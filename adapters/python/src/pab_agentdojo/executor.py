@@ -102,7 +102,9 @@ class PabToolsExecutor(BasePipelineElement):
                 session.user(get_text_content_as_str(message["content"]))
         return {**extra_args, SESSION_KEY: session, SYNCED_KEY: len(messages)}
 
-    def _answer(self, session: PabSession, runtime: FunctionsRuntime, env: Env, call: FunctionCall) -> ChatToolResultMessage:
+    def _answer(
+        self, session: PabSession, runtime: FunctionsRuntime, env: Env, call: FunctionCall
+    ) -> ChatToolResultMessage:
         if call.function == EMPTY_FUNCTION_NAME:
             return _tool_message(call, "", "Empty function name provided. Provide a valid function name.")
         if call.function not in (tool.name for tool in runtime.functions.values()):

@@ -25,7 +25,14 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import openai
-from agentdojo.agent_pipeline import AgentPipeline, InitQuery, OpenAILLM, SystemMessage, ToolsExecutionLoop, ToolsExecutor
+from agentdojo.agent_pipeline import (
+    AgentPipeline,
+    InitQuery,
+    OpenAILLM,
+    SystemMessage,
+    ToolsExecutionLoop,
+    ToolsExecutor,
+)
 from agentdojo.agent_pipeline.agent_pipeline import load_system_message
 from agentdojo.attacks.attack_registry import load_attack
 from agentdojo.task_suite.load_suites import get_suite
@@ -53,8 +60,9 @@ class DefenseResult:
     utility: dict[str, bool] = field(default_factory=dict)
     attacks: dict[str, dict[str, bool]] = field(default_factory=dict)  # "u__i" -> {utility, attackSucceeded}
     errors: list[str] = field(default_factory=list)
-    denied_calls: int = 0
     ran_calls: int = 0
+    denied_calls: int = 0
+    failed_closed_calls: int = 0
 
     @property
     def attack_successes(self) -> int:
@@ -70,9 +78,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--suite", default="banking", help="AgentDojo suite (default banking)")
     parser.add_argument("--benchmark-version", default="v1.2.2")
     parser.add_argument("--defense", nargs="+", choices=DEFENSES, default=list(DEFENSES))
-    parser.add_argument("--model", required=True, help="model name at the endpoint, or scripted-hijacked / scripted-well-behaved")
+    parser.add_argument(
+        "--model", required=True, help="model name at the endpoint, or scripted-hijacked / scripted-well-behaved"
+    )
     parser.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 (Ollama)")
-    parser.add_argument("--api-key", default=os.environ.get("OPENAI_API_KEY", "local"), help="default $OPENAI_API_KEY or 'local'")
+    parser.add_argument(
+        "--api-key", default=os.environ.get("OPENAI_API_KEY", "local"), help="default $OPENAI_API_KEY or 'local'"
+    )
     parser.add_argument("--temperature", type=float, default=0.0)
     parser.add_argument("--no-think", action="store_true", help="append Qwen3's /no_think switch to the system message")
     parser.add_argument("--user-tasks", nargs="+", help="default: every user task of the suite")
@@ -125,8 +137,10 @@ def run_defense(
             result.attacks[pair] = {"utility": bool(utility), "attackSucceeded": bool(security)}
             print(f"[{defense}] {pair}: utility {utility}, attack succeeded {security}", file=log, flush=True)
     if isinstance(executor, PabToolsExecutor):
-        result.denied_calls = sum(record.status != "ran" for record in executor.records)
-        result.ran_calls = sum(record.status == "ran" for record in executor.records)
+        statuses = [record.status for record in executor.records]
+        result.ran_calls = statuses.count("ran")
+        result.denied_calls = statuses.count("denied")
+        result.failed_closed_calls = statuses.count("failed_closed")
     return result
 
 
@@ -138,13 +152,16 @@ def _require(pab: PabClient | None) -> PabClient:
 
 def format_table(results: Sequence[DefenseResult]) -> str:
     """The results as a Markdown table, in the ProvGuard seed's shape, with the bounds below it."""
-    header = "| | " + " | ".join("No defence" if r.defense == "none" else r.defense for r in results) + " |"
+
+    def row(title: str, cells: Iterator[str]) -> str:
+        return f"| {title} | " + " | ".join(cells) + " |"
+
     rows = [
-        header,
+        row("", ("No defence" if r.defense == "none" else r.defense for r in results)),
         "|---|" + "---|" * len(results),
-        "| Attack success | " + " | ".join(format_rate(r.attack_successes, len(r.attacks)) for r in results) + " |",
-        "| Utility, no attack | " + " | ".join(f"{sum(r.utility.values())} / {len(r.utility)}" for r in results) + " |",
-        "| Utility under attack | " + " | ".join(f"{r.utility_under_attack} / {len(r.attacks)}" for r in results) + " |",
+        row("Attack success", (format_rate(r.attack_successes, len(r.attacks)) for r in results)),
+        row("Utility, no attack", (f"{sum(r.utility.values())} / {len(r.utility)}" for r in results)),
+        row("Utility under attack", (f"{r.utility_under_attack} / {len(r.attacks)}" for r in results)),
     ]
     for r in results:
         if r.attacks and r.attack_successes == 0:
@@ -154,7 +171,10 @@ def format_table(results: Sequence[DefenseResult]) -> str:
                 f"success rate is {100 * bound:.1f}% (exact binomial, Clopper-Pearson: 1 - 0.05^(1/{len(r.attacks)}))."
             )
         if r.defense == "pab":
-            rows.append(f"- pab: {r.ran_calls} calls ran, {r.denied_calls} were not run (denied or failed closed).")
+            rows.append(
+                f"- pab: {r.ran_calls} calls ran, {r.denied_calls} were denied, "
+                f"{r.failed_closed_calls} did not run because pab could not be asked."
+            )
         if r.errors:
             rows.append(f"- {r.defense}: {len(r.errors)} runs failed with an error and count as failures.")
     return "\n".join(rows)
@@ -168,7 +188,9 @@ def _endpoint(args: argparse.Namespace) -> Iterator[str]:
         with ScriptedModelServer(args.suite, args.benchmark_version) as server:
             yield server.base_url
     else:
-        raise SystemExit("Cannot run: --base-url is required unless --model is scripted-hijacked or scripted-well-behaved")
+        raise SystemExit(
+            "Cannot run: --base-url is required unless --model is scripted-hijacked or scripted-well-behaved"
+        )
 
 
 @contextlib.contextmanager
@@ -199,7 +221,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout, log: TextI
     )
     print(format_table(results), file=out)
     if args.json:
-        args.json.write_text(json.dumps([{**asdict(r), "attackSuccesses": r.attack_successes} for r in results], indent=2))
+        saved = [{**asdict(r), "attackSuccesses": r.attack_successes} for r in results]
+        args.json.write_text(json.dumps(saved, indent=2))
     return results
 
 

@@ -99,7 +99,8 @@ class ScriptedModel:
         for index, (function, args) in enumerate(plan.calls):
             call_id = f"call.{prefix}.{index}"
             if call_id not in issued:
-                call = {"id": call_id, "type": "function", "function": {"name": function, "arguments": json.dumps(args)}}
+                function_call = {"name": function, "arguments": json.dumps(args)}
+                call = {"id": call_id, "type": "function", "function": function_call}
                 return {"role": "assistant", "content": None, "tool_calls": [call]}
         return None
 
@@ -142,21 +143,24 @@ class ScriptedModelServer:
                 self.end_headers()
                 self.wfile.write(data)
 
+            def _refuse(self, status: int, message: str) -> None:
+                self._send(status, {"error": {"message": message, "type": "invalid_request_error"}})
+
             def do_GET(self) -> None:  # noqa: N802 - http.server's name
                 if self.path.rstrip("/") == "/v1/models":
                     models = [{"id": name, "object": "model", "owned_by": "pab"} for name in owner.models]
                     return self._send(200, {"object": "list", "data": models})
-                self._send(404, {"error": {"message": f"Cannot GET {self.path}", "type": "invalid_request_error"}})
+                self._refuse(404, f"Cannot GET {self.path}")
 
             def do_POST(self) -> None:  # noqa: N802 - http.server's name
                 if self.path.rstrip("/") != "/v1/chat/completions":
-                    return self._send(404, {"error": {"message": f"Cannot POST {self.path}", "type": "invalid_request_error"}})
+                    return self._refuse(404, f"Cannot POST {self.path}")
                 try:
                     request = json.loads(self.rfile.read(int(self.headers.get("content-length", "0"))))
                     model = owner.models[request["model"]]
                     message = model.reply(request["messages"])
-                except (KeyError, TypeError, ValueError) as error:
-                    return self._send(400, {"error": {"message": f"Cannot read the request: {error!r}", "type": "invalid_request_error"}})
+                except (AttributeError, KeyError, TypeError, ValueError) as error:
+                    return self._refuse(400, f"Cannot read the request: {error!r}")
                 owner.requests += 1
                 self._send(200, {
                     "id": f"chatcmpl-{owner.requests}",

@@ -53,7 +53,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def start_process(command: Sequence[str], url: str, *, cwd: Path = REPO_ROOT, timeout: float = 120) -> Iterator[PabClient]:
+def start_process(
+    command: Sequence[str], url: str, *, cwd: Path = REPO_ROOT, timeout: float = 120
+) -> Iterator[PabClient]:
     """Run a pab HTTP server, wait until ``GET /v1/health`` answers, yield a client, stop it on exit."""
     log = tempfile.TemporaryFile()
     process = subprocess.Popen(list(command), cwd=cwd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
@@ -89,10 +91,13 @@ def pab_serve(policy: Path, *, repo: Path = REPO_ROOT, port: int | None = None) 
     command takes ``--store``) and yield a client for it."""
     help_text = _serve_help(repo)
     if help_text is None:
-        raise RuntimeError(f"Cannot start pab serve: `cli.ts serve --help` fails in {repo}; pass --pab-url to use a running one")
+        raise RuntimeError(
+            f"Cannot start pab serve: `cli.ts serve --help` fails in {repo}; pass --pab-url to use a running one"
+        )
     port = port or free_port()
     with tempfile.TemporaryDirectory(prefix="pab-serve-") as scratch:
-        command = [*deno_command(), "run", "-A", "--unstable-kv", str(repo / "cli.ts"), "serve", "--policy", str(policy), "--port", str(port)]
+        command = [*deno_command(), "run", "-A", "--unstable-kv", str(repo / "cli.ts"), "serve"]
+        command += ["--policy", str(policy), "--port", str(port)]
         if "--store" in help_text:
             command += ["--store", str(Path(scratch) / "store.kv")]
         with start_process(command, f"http://localhost:{port}", cwd=repo) as client:

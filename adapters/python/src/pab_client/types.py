@@ -147,7 +147,9 @@ class Decision:
         data = _object(value, "a decision")
         outcome = data.get("outcome")
         if outcome not in _OUTCOMES:
-            raise PabProtocolError(f'Cannot read a decision: "outcome" must be one of {list(_OUTCOMES)}, got {outcome!r}')
+            raise PabProtocolError(
+                f'Cannot read a decision: "outcome" must be one of {list(_OUTCOMES)}, got {outcome!r}'
+            )
         args = data.get("args", {})
         if not isinstance(args, dict):
             raise PabProtocolError('Cannot read a decision: "args" must be an object')

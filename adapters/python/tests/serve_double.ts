@@ -1,5 +1,5 @@
 /**
- * A test double of `pab serve`'s HTTP API (the contract in TEAM.md), for the Python bridge's tests while the real
+ * A test double of `pab serve`'s HTTP API (the contract in TEAM.md, with serve's error codes), for the Python bridge's tests while the real
  * `pab serve` is not on this branch. It is NOT pab serve: no store, no token, no limits. It runs the real `Guard`, so
  * its decisions are pab's own. Two-step dispatch is a stand-in over `guard.propose()`: the proposal's `run` waits
  * for the commit. The tests use the real `pab serve` whenever `cli.ts serve --help` works.
@@ -36,14 +36,14 @@ function callKey(tool: string, args: unknown): string {
 
 function body(value: unknown): Json {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new HttpError(400, "ERR_BAD_REQUEST", "Cannot read the request: the body must be a JSON object");
+    throw new HttpError(400, "ERR_REQUEST_JSON", "Cannot read the request: the body must be a JSON object");
   }
   return value as Json;
 }
 
 function text(value: Json, key: string): string {
   if (typeof value[key] !== "string") {
-    throw new HttpError(400, "ERR_BAD_REQUEST", `Cannot read the request: "${key}" must be a string`);
+    throw new HttpError(400, "ERR_REQUEST_INVALID", `Cannot read the request: "${key}" must be a string`);
   }
   return value[key] as string;
 }
@@ -51,7 +51,7 @@ function text(value: Json, key: string): string {
 function args(value: Json): Record<string, unknown> {
   const found = value.args ?? {};
   if (typeof found !== "object" || found === null || Array.isArray(found)) {
-    throw new HttpError(400, "ERR_BAD_REQUEST", 'Cannot read the request: "args" must be an object');
+    throw new HttpError(400, "ERR_REQUEST_INVALID", 'Cannot read the request: "args" must be an object');
   }
   return found as Record<string, unknown>;
 }
@@ -69,7 +69,11 @@ export function handler(policy: Policy): (request: Request) => Promise<Response>
     messages(s, input) {
       const role = text(input, "role");
       if (role !== "system" && role !== "user") {
-        throw new HttpError(400, "ERR_BAD_REQUEST", `Cannot add a message: role "${role}" is not "system" or "user"`);
+        throw new HttpError(
+          400,
+          "ERR_REQUEST_INVALID",
+          `Cannot add a message: role "${role}" is not "system" or "user"`,
+        );
       }
       s.guard[role](text(input, "content"));
       return { ok: true };
@@ -162,7 +166,7 @@ export function handler(policy: Policy): (request: Request) => Promise<Response>
       }
       const code = (error as { code?: unknown }).code;
       const message = error instanceof Error ? error.message : String(error);
-      return json(400, { error: { code: typeof code === "string" ? code : "ERR_BAD_REQUEST", message } });
+      return json(400, { error: { code: typeof code === "string" ? code : "ERR_REQUEST_INVALID", message } });
     }
   };
 }

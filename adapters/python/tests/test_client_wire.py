@@ -12,7 +12,10 @@ from pab_client import PabClient, PabProtocolError, PabServerError, PabSession, 
 ANSWERS = {
     "/v1/health": (200, b'{"ok": true, "version": "x"}'),
     "/v1/sessions": (201, b'{"session": "s_1"}'),
-    "/v1/sessions/s_1/decide": (400, b'{"error": {"code": "ERR_REQUEST_INVALID", "message": "Cannot read the request: \\"tool\\" must be a string"}}'),
+    "/v1/sessions/s_1/decide": (
+        400,
+        b'{"error": {"code": "ERR_REQUEST_INVALID", "message": "Cannot read the request: \\"tool\\" must be a string"}}',
+    ),
     "/v1/sessions/s_1/plan": (200, b"<html>not json</html>"),
     "/v1/sessions/s_1/propose": (502, b"Bad gateway"),
     "/v1/sessions/s_1/messages": (200, b"[1, 2]"),

@@ -58,7 +58,12 @@ def test_propose_result_from_json_rejects_unknown_status():
 
 def test_propose_result_from_json_reads_a_reservation():
     result = ProposeResult.from_json(
-        {"status": "reserved", "decision": {**DECISION, "outcome": "allow"}, "explanation": "ok", "reservation": {"id": "r1", "tool": "x"}}
+        {
+            "status": "reserved",
+            "decision": {**DECISION, "outcome": "allow"},
+            "explanation": "ok",
+            "reservation": {"id": "r1", "tool": "x"},
+        }
     )
     assert result.reservation is not None and result.reservation.id == "r1" and result.reservation.raw["tool"] == "x"
 

@@ -41,7 +41,7 @@ def pab(real_serve: bool) -> Iterator[Backend]:
             yield Backend("real", client)
         return
     if os.environ.get("CI") == "true":
-        pytest.fail("pab serve is missing: `deno run -A cli.ts serve --help` fails, and CI=true needs the real server")
+        pytest.fail("pab serve is missing: `deno run --allow-read cli.ts serve --help` fails, and CI=true needs the real server")
     port = free_port()
     command = [*deno_command(), "run", "--allow-net=localhost", "--allow-read", str(DOUBLE),
                "--policy", str(BANKING_POLICY), "--port", str(port)]

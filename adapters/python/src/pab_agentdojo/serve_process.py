@@ -32,7 +32,7 @@ def deno_command() -> list[str]:
 
 
 def _serve_help(repo: Path) -> str | None:
-    command = [*deno_command(), "run", "-A", str(repo / "cli.ts"), "serve", "--help"]
+    command = [*deno_command(), "run", "--allow-read", str(repo / "cli.ts"), "serve", "--help"]
     try:
         done = subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=120)
     except (OSError, subprocess.TimeoutExpired):
@@ -87,8 +87,8 @@ def start_process(
 
 @contextmanager
 def pab_serve(policy: Path, *, repo: Path = REPO_ROOT, port: int | None = None) -> Iterator[PabClient]:
-    """Start the real ``pab serve --policy POLICY --port N`` of this checkout (with a fresh store when the
-    command takes ``--store``) and yield a client for it."""
+    """Start the real ``pab serve --policy POLICY --port N`` of this checkout, with the permissions its help
+    names (a fresh Deno KV file in a scratch folder when the command takes ``--store``), and yield a client."""
     help_text = _serve_help(repo)
     if help_text is None:
         raise RuntimeError(
@@ -96,7 +96,8 @@ def pab_serve(policy: Path, *, repo: Path = REPO_ROOT, port: int | None = None) 
         )
     port = port or free_port()
     with tempfile.TemporaryDirectory(prefix="pab-serve-") as scratch:
-        command = [*deno_command(), "run", "-A", "--unstable-kv", str(repo / "cli.ts"), "serve"]
+        permissions = ["--unstable-kv", "--allow-net=localhost", "--allow-read", f"--allow-write={scratch}"]
+        command = [*deno_command(), "run", *permissions, str(repo / "cli.ts"), "serve"]
         command += ["--policy", str(policy), "--port", str(port)]
         if "--store" in help_text:
             command += ["--store", str(Path(scratch) / "store.kv")]

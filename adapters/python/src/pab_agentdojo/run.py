@@ -35,9 +35,11 @@ from agentdojo.agent_pipeline import (
 )
 from agentdojo.agent_pipeline.agent_pipeline import load_system_message
 from agentdojo.attacks.attack_registry import load_attack
+from agentdojo.functions_runtime import EmptyEnv
 from agentdojo.task_suite.load_suites import get_suite
+from pydantic_core import to_jsonable_python
 
-from pab_client import PabClient
+from pab_client import PabClient, PabError
 
 from .executor import PabToolsExecutor
 from .scripted_model import ScriptedModelServer
@@ -92,7 +94,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--attack", default="important_instructions")
     parser.add_argument("--policy", type=Path, help="default traces/agentdojo/policies/SUITE.yaml")
     parser.add_argument("--pab-url", help="use a running pab serve instead of starting one")
+    parser.add_argument("--pab-token", help="the --token of a pab serve at --pab-url")
     parser.add_argument("--json", type=Path, help="also write the results as JSON to this file")
+    parser.add_argument(
+        "--logdir", type=Path, help="write each run's conversation to DIR/DEFENSE/TASK[__INJECTION].json"
+    )
     return parser
 
 
@@ -109,7 +115,8 @@ def run_defense(
     system_message = load_system_message(None) + ("\n/no_think" if args.no_think else "")
     llm = OpenAILLM(llm_client, args.model, temperature=args.temperature)
     executor = ToolsExecutor() if defense == "none" else PabToolsExecutor(_require(pab))
-    pipeline = AgentPipeline([SystemMessage(system_message), InitQuery(), llm, ToolsExecutionLoop([executor, llm])])
+    loop = ToolsExecutionLoop([executor, llm])
+    pipeline = _RecordingPipeline([SystemMessage(system_message), InitQuery(), llm, loop])
     pipeline.name = f"{args.model}-{defense}"
     target = AgentPipeline([])
     target.name = ATTACK_PIPELINE_NAME
@@ -124,6 +131,7 @@ def run_defense(
             result.errors.append(f"{task_id}: {traceback.format_exc(limit=3)}")
             utility = False
         result.utility[task_id] = bool(utility)
+        _save_log(args.logdir, defense, task_id, pipeline, {"utility": bool(utility)})
         print(f"[{defense}] {task_id}: utility {utility}", file=log, flush=True)
         for injection_id in args.injection_tasks:
             injection = suite.get_injection_task_by_id(injection_id)
@@ -135,6 +143,7 @@ def run_defense(
                 result.errors.append(f"{pair}: {traceback.format_exc(limit=3)}")
                 utility, security = False, False
             result.attacks[pair] = {"utility": bool(utility), "attackSucceeded": bool(security)}
+            _save_log(args.logdir, defense, pair, pipeline, result.attacks[pair])
             print(f"[{defense}] {pair}: utility {utility}, attack succeeded {security}", file=log, flush=True)
     if isinstance(executor, PabToolsExecutor):
         statuses = [record.status for record in executor.records]
@@ -142,6 +151,27 @@ def run_defense(
         result.denied_calls = statuses.count("denied")
         result.failed_closed_calls = statuses.count("failed_closed")
     return result
+
+
+class _RecordingPipeline(AgentPipeline):
+    """AgentDojo's pipeline, keeping the last run's messages for ``--logdir``."""
+
+    last_messages: Sequence[Any] = ()
+
+    def query(self, query, runtime, env=EmptyEnv(), messages=[], extra_args={}):  # noqa: B006 - AgentDojo's signature
+        self.last_messages = []
+        out = super().query(query, runtime, env, messages, extra_args)
+        self.last_messages = out[3]
+        return out
+
+
+def _save_log(logdir: Path | None, defense: str, name: str, pipeline: _RecordingPipeline, verdict: dict) -> None:
+    if logdir is None:
+        return
+    folder = logdir / defense
+    folder.mkdir(parents=True, exist_ok=True)
+    record = {"run": name, "defense": defense, **verdict, "messages": to_jsonable_python(pipeline.last_messages)}
+    (folder / f"{name}.json").write_text(json.dumps(record, indent=1, ensure_ascii=False))
 
 
 def _require(pab: PabClient | None) -> PabClient:
@@ -198,8 +228,11 @@ def _pab(args: argparse.Namespace) -> Iterator[PabClient | None]:
     if "pab" not in args.defense:
         yield None
     elif args.pab_url:
-        client = PabClient(args.pab_url)
-        client.health()
+        client = PabClient(args.pab_url, token=args.pab_token)
+        try:
+            client.health()
+        except PabError as error:
+            raise SystemExit(f"Cannot use pab at {args.pab_url}: {error}") from None
         yield client
     else:
         policy = args.policy or REPO_ROOT / "traces" / "agentdojo" / "policies" / f"{args.suite}.yaml"

@@ -52,5 +52,6 @@ Deno.test({
       `pytest passed only ${passed} tests, expected ${EXPECTED_AT_LEAST}:\n${output}`,
     );
     if (ci) assert.doesNotMatch(output, /\d+ skipped/, `pytest skipped tests under CI=true:\n${output}`);
+    if (ci) assert.match(output, /pab server used: the real pab serve/, `CI=true needs the real pab serve:\n${output}`);
   },
 });

@@ -7,6 +7,7 @@ exists on this branch, the tests use ``serve_double.ts`` (the HTTP contract over
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -29,9 +30,20 @@ class Backend:
     client: PabClient
 
 
+@functools.cache
+def _serve_available() -> bool:
+    return serve_available()
+
+
 @pytest.fixture(scope="session")
 def real_serve() -> bool:
-    return serve_available()
+    return _serve_available()
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Say which pab server the tests used, so a log shows it (tests/python_bridge_test.ts checks it under CI)."""
+    kind = "the real pab serve" if _serve_available() else "serve_double.ts (no pab serve in this checkout)"
+    terminalreporter.write_line(f"pab server used: {kind}")
 
 
 @pytest.fixture(scope="session")

@@ -25,14 +25,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import openai
-from agentdojo.agent_pipeline import (
-    AgentPipeline,
-    InitQuery,
-    OpenAILLM,
-    SystemMessage,
-    ToolsExecutionLoop,
-    ToolsExecutor,
-)
+from agentdojo.agent_pipeline import AgentPipeline, InitQuery, SystemMessage, ToolsExecutionLoop, ToolsExecutor
 from agentdojo.agent_pipeline.agent_pipeline import load_system_message
 from agentdojo.attacks.attack_registry import load_attack
 from agentdojo.functions_runtime import EmptyEnv
@@ -41,6 +34,7 @@ from pydantic_core import to_jsonable_python
 
 from pab_client import PabClient, PabError
 
+from .chat_llm import ChatCompletionsLLM
 from .executor import PabToolsExecutor
 from .scripted_model import ScriptedModelServer
 from .serve_process import REPO_ROOT, pab_serve
@@ -113,7 +107,7 @@ def run_defense(
     """Run one defence over the chosen tasks and pairs."""
     suite = get_suite(args.benchmark_version, args.suite)
     system_message = load_system_message(None) + ("\n/no_think" if args.no_think else "")
-    llm = OpenAILLM(llm_client, args.model, temperature=args.temperature)
+    llm = ChatCompletionsLLM(llm_client, args.model, temperature=args.temperature)
     executor = ToolsExecutor() if defense == "none" else PabToolsExecutor(_require(pab))
     loop = ToolsExecutionLoop([executor, llm])
     pipeline = _RecordingPipeline([SystemMessage(system_message), InitQuery(), llm, loop])
@@ -244,7 +238,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout, log: TextI
     """Run the benchmark; print the table to ``out`` and progress to ``log``."""
     args = _parser().parse_args(argv)
     with _endpoint(args) as base_url, _pab(args) as pab:
-        llm_client = openai.OpenAI(base_url=base_url, api_key=args.api_key, max_retries=0)
+        llm_client = openai.OpenAI(base_url=base_url, api_key=args.api_key, max_retries=2)
         results = [run_defense(d, args=args, llm_client=llm_client, pab=pab, log=log) for d in args.defense]
     users = len(results[0].utility) if results else 0
     print(

@@ -112,6 +112,7 @@ class ScriptedModelServer:
     def __init__(self, suite: str = "banking", benchmark_version: str = "v1.2.2") -> None:
         self.models = {f"scripted-{p}": ScriptedModel(suite, p, benchmark_version) for p in PERSONALITIES}
         self.requests = 0
+        self.last_request: dict[str, Any] | None = None
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -162,6 +163,7 @@ class ScriptedModelServer:
                 except (AttributeError, KeyError, TypeError, ValueError) as error:
                     return self._refuse(400, f"Cannot read the request: {error!r}")
                 owner.requests += 1
+                owner.last_request = request
                 self._send(200, {
                     "id": f"chatcmpl-{owner.requests}",
                     "object": "chat.completion",

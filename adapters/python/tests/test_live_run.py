@@ -72,3 +72,18 @@ def test_run_main_stops_with_a_message_when_pab_cannot_be_reached():
 def test_run_main_needs_an_endpoint_for_a_real_model():
     with pytest.raises(SystemExit, match="--base-url is required"):
         run.main(["--model", "qwen3:8b", "--defense", "none"], io.StringIO(), io.StringIO())
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--suite", "bank"], 'Cannot run: AgentDojo v1.2.2 has no suite "bank"'),
+        (["--user-tasks", "user_task_1", "user_task_99"], 'Cannot run: banking has no user task "user_task_99"; it has '
+         "user_task_0, user_task_1, user_task_2,"),
+        (["--injection-tasks", "injection_task_42"], 'Cannot run: banking has no injection task "injection_task_42"'),
+    ],
+)
+def test_run_main_refuses_unknown_suites_and_tasks_before_starting_anything(argv, message):
+    with pytest.raises(SystemExit) as stopped:
+        run.main(["--model", "scripted-hijacked", "--pab-url", "http://127.0.0.1:9", *argv], io.StringIO(), io.StringIO())
+    assert str(stopped.value.code).startswith(message)

@@ -168,6 +168,27 @@ def _save_log(logdir: Path | None, defense: str, name: str, pipeline: _Recording
     (folder / f"{name}.json").write_text(json.dumps(record, indent=1, ensure_ascii=False))
 
 
+def _check_names(args: argparse.Namespace) -> None:
+    """Refuse unknown suites and tasks before anything starts, naming what exists."""
+    try:
+        suite = get_suite(args.benchmark_version, args.suite)
+    except KeyError:
+        raise SystemExit(f'Cannot run: AgentDojo {args.benchmark_version} has no suite "{args.suite}"') from None
+    for kind, chosen, known in (
+        ("user task", args.user_tasks or [], suite.user_tasks),
+        ("injection task", args.injection_tasks, suite.injection_tasks),
+    ):
+        unknown = [name for name in chosen if name not in known]
+        if unknown:
+            names = ", ".join(sorted(known, key=_natural))
+            raise SystemExit(f'Cannot run: {args.suite} has no {kind} "{unknown[0]}"; it has {names}')
+
+
+def _natural(name: str) -> tuple[str, int]:
+    stem, _, number = name.rpartition("_")
+    return (stem, int(number)) if number.isdigit() else (name, -1)
+
+
 def _require(pab: PabClient | None) -> PabClient:
     if pab is None:
         raise RuntimeError("Cannot run the pab defence: no pab server")
@@ -237,6 +258,7 @@ def _pab(args: argparse.Namespace) -> Iterator[PabClient | None]:
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout, log: TextIO = sys.stderr) -> list[DefenseResult]:
     """Run the benchmark; print the table to ``out`` and progress to ``log``."""
     args = _parser().parse_args(argv)
+    _check_names(args)
     with _endpoint(args) as base_url, _pab(args) as pab:
         llm_client = openai.OpenAI(base_url=base_url, api_key=args.api_key, max_retries=2)
         results = [run_defense(d, args=args, llm_client=llm_client, pab=pab, log=log) for d in args.defense]

@@ -109,11 +109,11 @@ class ScriptedModelServer:
     """Serves a :class:`ScriptedModel` per personality on ``127.0.0.1``; the model name picks the personality
     (``scripted-hijacked`` or ``scripted-well-behaved``). Use as a context manager; ``base_url`` ends in ``/v1``."""
 
-    def __init__(self, suite: str = "banking", benchmark_version: str = "v1.2.2") -> None:
+    def __init__(self, suite: str = "banking", benchmark_version: str = "v1.2.2", *, port: int = 0) -> None:
         self.models = {f"scripted-{p}": ScriptedModel(suite, p, benchmark_version) for p in PERSONALITIES}
         self.requests = 0
         self.last_request: dict[str, Any] | None = None
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), self._handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
@@ -179,3 +179,28 @@ class ScriptedModelServer:
                 })
 
         return Handler
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m pab_agentdojo.scripted_model [--suite banking] [--port N]``: serve until interrupted."""
+    import argparse
+    import sys
+
+    description = __doc__.split("\n\n")[0]
+    parser = argparse.ArgumentParser(prog="python -m pab_agentdojo.scripted_model", description=description)
+    parser.add_argument("--suite", default="banking")
+    parser.add_argument("--benchmark-version", default="v1.2.2")
+    parser.add_argument("--port", type=int, default=0, help="default: a free port")
+    args = parser.parse_args(argv)
+    server = ScriptedModelServer(args.suite, args.benchmark_version, port=args.port)
+    print(server.base_url, flush=True)
+    print(f"models: {', '.join(server.models)}", file=sys.stderr, flush=True)
+    with server:
+        try:
+            server._thread.join()
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    main()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -76,13 +77,32 @@ def start_process(
                 time.sleep(0.2)
         yield client
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        _stop(process)
         log.close()
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop the server and everything it started: ``npx`` runs Deno as a child, so signal the whole group."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            break
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and _group_alive(process):
+            time.sleep(0.1)
+        if not _group_alive(process):
+            break
+    process.wait(timeout=10)
+
+
+def _group_alive(process: subprocess.Popen[bytes]) -> bool:
+    process.poll()  # reap the leader, or it counts as alive
+    try:
+        os.killpg(process.pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 @contextmanager

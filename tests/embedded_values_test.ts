@@ -49,3 +49,36 @@ Deno.test("Guard.decide() holds a free-text body that carries a link only untrus
   });
   assert.equal(summary.outcome, "allow");
 });
+
+Deno.test("findEmbeddedValues() finds links glued to markup, with userinfo, zero-width characters or full-width dots", () => {
+  const cases: [string, string[]][] = [
+    ["External_https://www.true-informations.com now", ["https://www.true-informations.com"]],
+    ["<a href=https://evil.example/x?y=1>here</a>", ["https://evil.example/x?y=1"]],
+    ["•https://evil.example/a and -https://evil.example/b", ["https://evil.example/a", "https://evil.example/b"]],
+    ["go to https://trusted.example/@eve now", ["https://trusted.example/@eve"]],
+    ["go to https://user:pw@evil.example/", ["https://user:pw@evil.example/"]],
+    ["see ev\u200Bil.exa\u200Dmple.com/login", ["evil.example.com/login"]],
+    ["see evil．example．com and evil。zip", ["evil.example.com", "evil.zip"]],
+    ["(see https://en.wikipedia.org/wiki/Foo_(bar)).", ["https://en.wikipedia.org/wiki/Foo_(bar)"]],
+    ["**evil.dev**, evil.xyz; 'evil.museum' and setup.py", ["evil.dev", "evil.xyz", "evil.museum", "setup.py"]],
+    ["mailto:eve@attacker.example?subject=x", ["eve@attacker.example"]],
+    ["https://a.example,https://b.example", ["https://a.example", "https://b.example"]],
+  ];
+  for (const [text, expected] of cases) assert.deepEqual(findEmbeddedValues(text), expected, text);
+});
+
+Deno.test("findEmbeddedValues() does not read file names, versions or abbreviations as links", () => {
+  assert.deepEqual(findEmbeddedValues("report.pdf, node.js, v1.2.3, 10.0.0.1, e.g. i.e. U.S.A. 3.5 kg"), []);
+});
+
+Deno.test("findEmbeddedValues() is linear on hostile input", () => {
+  // Not a timing test: it must simply finish and find nothing (or the one real address) in long adversarial text.
+  assert.deepEqual(findEmbeddedValues("a.".repeat(50_000)), []);
+  assert.deepEqual(findEmbeddedValues("a@".repeat(50_000)), []);
+  assert.deepEqual(findEmbeddedValues("https://".repeat(20_000)).length, 0);
+});
+
+Deno.test("findEmbeddedValues() ends a host where a sentence starts without a space", () => {
+  assert.deepEqual(findEmbeddedValues("post it to www.our-company.com.They sent it"), ["www.our-company.com"]);
+  assert.deepEqual(findEmbeddedValues("Visit www.Example.Com today"), ["www.Example.Com"]);
+});

@@ -23,6 +23,7 @@
  * @module
  */
 import { tokenize } from "./normalize.ts";
+import { scanText } from "./scan_text.ts";
 import { TokenStream } from "./token_stream.ts";
 
 /** How a source matched a value. */
@@ -83,7 +84,15 @@ export class EvidenceIndex {
 
   /** Index free text: any whole-token run inside it is evidence. `rank` (0 to 15) is the caller's, e.g. a trust rank. */
   addText(sourceId: number, text: string, rank = 0): void {
-    this.#stream.addText(sourceId, checkRank(rank), this.#intern(tokenize(text)));
+    const checked = checkRank(rank);
+    const ids: number[] = [];
+    const table = this.#tokenIds;
+    scanText(text, (token) => {
+      let id = table.get(token);
+      if (id === undefined) id = this.#newId(token);
+      ids.push(id);
+    });
+    this.#stream.addText(sourceId, checked, Int32Array.from(ids));
   }
 
   /** Index complete field values: only a value equal to a whole field is evidence. */
@@ -151,19 +160,17 @@ export class EvidenceIndex {
 
   #intern(words: string[]): Int32Array {
     const ids = new Int32Array(words.length);
-    const table = this.#tokenIds;
-    for (let i = 0; i < words.length; i++) {
-      let id = table.get(words[i]);
-      if (id === undefined) {
-        id = table.size;
-        if (id >= TokenStream.MAX_TOKENS) {
-          throw new RangeError(`Cannot index more than ${TokenStream.MAX_TOKENS} distinct tokens in one session`);
-        }
-        table.set(words[i], id);
-      }
-      ids[i] = id;
-    }
+    for (let i = 0; i < words.length; i++) ids[i] = this.#tokenIds.get(words[i]) ?? this.#newId(words[i]);
     return ids;
+  }
+
+  #newId(token: string): number {
+    const id = this.#tokenIds.size;
+    if (id >= TokenStream.MAX_TOKENS) {
+      throw new RangeError(`Cannot index more than ${TokenStream.MAX_TOKENS} distinct tokens in one session`);
+    }
+    this.#tokenIds.set(token, id);
+    return id;
   }
 }
 

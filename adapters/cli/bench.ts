@@ -7,6 +7,7 @@
 import { closestWord } from "../trace/_closest_word.ts";
 import { agentdojoBench } from "./bench_agentdojo.ts";
 import { officeBench } from "./bench_office.ts";
+import { perfBench } from "./bench_perf.ts";
 import { UsageError } from "./cli_error.ts";
 import type { Command } from "./command.ts";
 import type { Io } from "./io.ts";
@@ -41,6 +42,7 @@ export interface Bench {
 export const BENCHES: Readonly<Record<string, Bench>> = Object.freeze({
   office: officeBench,
   agentdojo: agentdojoBench,
+  perf: perfBench,
 });
 
 /**

@@ -80,6 +80,7 @@ export function amountTokens(core: string): string[] | undefined {
  * ambiguous `1.500` (a thousand and a half in Germany, one and a half elsewhere) stays `1.500`.
  */
 function canonicalNumber(body: string, negative: boolean): string {
+  if (DIGITS.test(body)) return negative && /[1-9]/.test(body) ? `-${body}` : body;
   let whole: string;
   let fraction = "";
   const lastDot = body.lastIndexOf(".");

@@ -84,15 +84,36 @@ export class EvidenceIndex {
 
   /** Index free text: any whole-token run inside it is evidence. `rank` (0 to 15) is the caller's, e.g. a trust rank. */
   addText(sourceId: number, text: string, rank = 0): void {
-    const checked = checkRank(rank);
-    const ids: number[] = [];
+    const stream = this.#stream;
+    stream.startText(sourceId, checkRank(rank));
     const table = this.#tokenIds;
-    scanText(text, (token) => {
-      let id = table.get(token);
-      if (id === undefined) id = this.#newId(token);
-      ids.push(id);
-    });
-    this.#stream.addText(sourceId, checked, Int32Array.from(ids));
+    scanText(text, (token) => stream.push(table.get(token) ?? this.#newId(token)));
+  }
+
+  /**
+   * Index a structured value once, as free text: every object key and every
+   * scalar leaf (decoded, so JSON escapes cannot hide a value) is a run of its
+   * own. Use it instead of indexing both the JSON text and its leaves.
+   * Throws a `TypeError` for a value nested more than 64 levels.
+   */
+  addStructured(sourceId: number, value: unknown, rank = 0): void {
+    const checked = checkRank(rank);
+    const walk = (item: unknown, depth: number): void => {
+      if (depth > 64) throw new TypeError("Cannot index a structured value nested more than 64 levels");
+      if (item === null || item === undefined) return;
+      if (typeof item === "object") {
+        if (Array.isArray(item)) { for (const element of item) walk(element, depth + 1); }
+        else {
+          for (const [key, element] of Object.entries(item)) {
+            this.addText(sourceId, key, checked);
+            walk(element, depth + 1);
+          }
+        }
+      } else if (typeof item === "string" || typeof item === "number" || typeof item === "bigint") {
+        this.addText(sourceId, String(item), checked);
+      } else if (typeof item === "boolean") this.addText(sourceId, String(item), checked);
+    };
+    walk(value, 0);
   }
 
   /** Index complete field values: only a value equal to a whole field is evidence. */

@@ -34,10 +34,12 @@ const IBAN_GROUP = /^[a-z0-9]{1,4}$/;
 const CARD_GROUP = /^\d{1,7}$/;
 const AREA_CODE = /^\(\d{2,5}\)/;
 const PHONE_PART = /^\(?\d{1,5}\)?(?:[-.]\d{1,5})*$/;
-const SENTENCE_START = /^\p{Lu}\p{Ll}+$/u;
-const LOWER_LABEL = /^[\p{Ll}\p{N}-]+$/u;
+const SENTENCE_START = /^\p{Lu}\p{Ll}{2,}$/u;
+/** Top-level domains common enough that a capitalised word right after one starts a sentence. */
+const COMMON_TLDS = new Set("com org net edu gov io co uk de fr eu info biz us ca au ch nl".split(" "));
 const HOST_RUN = /[\p{L}\p{M}\p{N}.-]+/gu;
 const WIDE_ALNUM = /[\p{L}\p{M}\p{N}]/u;
+const SYMBOL_OR_ALNUM = /[\p{L}\p{N}\p{Sc}]/u;
 /** File extensions that are not top-level domains, so `report.pdf` is not a host (each checked against IANA's list). */
 const NOT_TLDS = new Set(
   ("txt pdf js ts json csv png jpg jpeg gif svg html htm xml yaml yml toml ini cfg conf log doc docx xls xlsx " +
@@ -124,9 +126,13 @@ export function scanText(text: string, sink: TokenSink): void {
 /** Scan `words[i]`; returns how many following words it consumed. */
 function scanWord(words: string[], i: number, sink: TokenSink): number {
   const word = words[i];
-  if (word.length === 1 && !/[\p{L}\p{N}$€£¥]/u.test(word)) {
+  if (word.length === 1 && !isWordChar(word)) {
     sink(word);
     return 0;
+  }
+  if (word[0] === "(" && AREA_CODE.test(word)) {
+    const consumed = scanAreaCode(words, i, sink);
+    if (consumed >= 0) return consumed;
   }
   const { core, before, after } = strip(word);
   for (const char of before) sink(char);
@@ -153,6 +159,21 @@ function scanCore(words: string[], i: number, core: string, open: boolean, sink:
   }
   if (lower.includes("://") || lower.includes("@") || lower.includes(".")) scanLinks(core, sink);
   else plainTokens(lower, sink);
+  return 0;
+}
+
+/** A phone number that starts with an area code in brackets: `(555) 123-4567`; -1 when it is not one. */
+function scanAreaCode(words: string[], i: number, sink: TokenSink): number {
+  const { core, after } = strip(words[i], true);
+  const lower = core.toLowerCase();
+  if (after === "" && i + 1 < words.length) {
+    const found = longestJoin(words, i, lower, 6, (part) => PHONE_PART.test(part), phoneToken, " ");
+    if (found) return emitJoined(found, sink);
+  }
+  const single = phoneToken(lower);
+  if (!single) return -1;
+  sink(single, core);
+  for (const char of after) sink(char);
   return 0;
 }
 
@@ -253,10 +274,10 @@ function emitJoined(found: Joined, sink: TokenSink): number {
 }
 
 /** A word without its leading brackets, quotes and bullets and its trailing brackets, quotes and sentence marks. */
-function strip(word: string): { core: string; before: string; after: string } {
+function strip(word: string, keepOpeners = false): { core: string; before: string; after: string } {
   let start = 0;
   let end = word.length;
-  while (start < end && OPENERS.has(word[start]) && !AREA_CODE.test(word.slice(start, start + 7))) start++;
+  while (start < end && keepOpeners === false && OPENERS.has(word[start])) start++;
   while (end > start && CLOSERS.has(word[end - 1])) {
     if (word[end - 1] === ")" && balanced(word, start, end)) break;
     end--;
@@ -345,14 +366,15 @@ function scanAddresses(piece: string, sink: TokenSink): void {
 }
 
 /**
- * Where a host glued to the next sentence ends: in `www.x.com.They`, a capitalised label after a lower-case one
- * (from the third label on) starts a sentence, so the host is `www.x.com`. The length of the host part.
+ * Where a host glued to the next sentence ends: in `www.x.com.They`, a capitalised word right after a common
+ * top-level domain written in lower case (from the third label on) starts a sentence, so the host is `www.x.com`.
+ * Returns the length of the host part.
  */
 function sentenceCut(run: string): number {
   const labels = run.split(".");
   let length = labels[0].length + 1 + (labels[1]?.length ?? 0);
   for (let k = 2; k < labels.length; k++) {
-    if (SENTENCE_START.test(labels[k]) && LOWER_LABEL.test(labels[k - 1])) return length;
+    if (SENTENCE_START.test(labels[k]) && COMMON_TLDS.has(labels[k - 1])) return length;
     length += 1 + labels[k].length;
   }
   return run.length;
@@ -400,4 +422,12 @@ function isAddressChar(text: string, at: number, extra: string): boolean {
     return (lower >= 97 && lower <= 122) || (code >= 48 && code <= 57) || extra.includes(text[at]);
   }
   return WIDE_ALNUM.test(text[at]);
+}
+
+/** Whether a one-character word can start a value: a letter, a digit or a currency symbol. */
+function isWordChar(char: string): boolean {
+  const code = char.charCodeAt(0);
+  if (code >= 0x80) return SYMBOL_OR_ALNUM.test(char);
+  const lower = code | 32;
+  return (lower >= 97 && lower <= 122) || (code >= 48 && code <= 57) || code === 36;
 }

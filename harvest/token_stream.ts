@@ -27,25 +27,26 @@ export class TokenStream {
   /** Regions of the stream by source and rank, in stream order: [start, sourceId, rank, ...]. */
   #chunks: number[] = [];
   #ranks = 0;
+  #rank = 0;
 
-  /** Append one chunk of free text. */
-  addText(sourceId: number, rank: number, ids: Int32Array): void {
-    if (!ids.length) return;
-    this.#reserve(ids.length + 1);
+  /** Start a chunk of free text; its tokens follow with {@linkcode TokenStream.push}. */
+  startText(sourceId: number, rank: number): void {
+    this.#reserve(1);
     this.#open(sourceId, rank);
-    const tokens = this.#tokens;
-    const prev = this.#prev;
-    let at = this.#length;
-    tokens[at] = TEXT_START;
-    prev[at++] = -1;
-    for (let i = 0; i < ids.length; i++, at++) {
-      const slot = this.#slot(ids[i] * RANKS + rank);
-      tokens[at] = ids[i];
-      prev[at] = this.#heads[slot];
-      this.#heads[slot] = at;
-      this.#counts[slot]++;
-    }
-    this.#length = at;
+    this.#tokens[this.#length] = TEXT_START;
+    this.#prev[this.#length++] = -1;
+    this.#rank = rank;
+  }
+
+  /** Append one token to the chunk of text started last. */
+  push(id: number): void {
+    if (this.#length === this.#tokens.length) this.#reserve(1);
+    const at = this.#length++;
+    const slot = this.#slot(id * RANKS + this.#rank);
+    this.#tokens[at] = id;
+    this.#prev[at] = this.#heads[slot];
+    this.#heads[slot] = at;
+    this.#counts[slot]++;
   }
 
   /** Append one complete field. */

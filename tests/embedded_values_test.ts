@@ -80,5 +80,5 @@ Deno.test("findEmbeddedValues() is linear on hostile input", () => {
 
 Deno.test("findEmbeddedValues() ends a host where a sentence starts without a space", () => {
   assert.deepEqual(findEmbeddedValues("post it to www.our-company.com.They sent it"), ["www.our-company.com"]);
-  assert.deepEqual(findEmbeddedValues("Visit www.Example.Com today"), ["www.Example.Com"]);
+  assert.deepEqual(findEmbeddedValues("Visit www.Example.Com or x.co.Uk today"), ["www.Example.Com", "x.co.Uk"]);
 });

@@ -143,3 +143,21 @@ Deno.test("EvidenceIndex.find() matches typed values by canonical form, and neve
   assert.deepEqual(ids(index, "120, 500"), [1]);
   assert.deepEqual(ids(index, "INV-2024-0042"), [1]);
 });
+
+Deno.test("EvidenceIndex.addStructured() indexes every key and decoded leaf once, as text", () => {
+  const index = new EvidenceIndex();
+  const value = JSON.parse('{"to":"eve\\u0040attacker.example","mallory@evil.example":[1,{"note":"pay 1,000 now"}]}');
+  index.addStructured(3, value, 0);
+  assert.deepEqual(ids(index, "eve@attacker.example"), [3]);
+  assert.deepEqual(ids(index, "mallory@evil.example"), [3]);
+  assert.deepEqual(ids(index, "1000"), [3]);
+  assert.deepEqual(ids(index, "pay 1000"), [3]);
+  assert.deepEqual(ids(index, "to eve@attacker.example"), [], "a key and its value are separate runs");
+  let deep: unknown = "x";
+  for (let i = 0; i < 70; i++) deep = [deep];
+  assert.throws(
+    () => index.addStructured(4, deep),
+    (error: unknown) =>
+      error instanceof TypeError && error.message === "Cannot index a structured value nested more than 64 levels",
+  );
+});

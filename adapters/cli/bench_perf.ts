@@ -9,7 +9,7 @@
  * @module
  */
 import { compilePolicy, Guard } from "../../guard/mod.ts";
-import { EvidenceIndex, leafValues, tokenize } from "../../harvest/mod.ts";
+import { EvidenceIndex, tokenize } from "../../harvest/mod.ts";
 import type { Bench } from "./bench.ts";
 import { UsageError } from "./cli_error.ts";
 import type { Io } from "./io.ts";
@@ -217,8 +217,8 @@ function measureSize(bytes: number): SizeResult {
   const index = new EvidenceIndex();
   index.addText(0, USER_TEXT, 2);
   sources.forEach((source, i) => {
-    const data = source.output.startsWith("{") ? JSON.parse(source.output) : undefined;
-    if (data) index.addFields(i + 1, leafValues(data).map((leaf) => leaf.text), 0);
+    // Recorded once: untrusted JSON by its keys and decoded leaves, text as text.
+    if (source.output.startsWith("{")) index.addStructured(i + 1, JSON.parse(source.output), 0);
     else index.addText(i + 1, source.output, 0);
   });
   const samples = bytes >= 10_000_000 ? 300 : 1000;

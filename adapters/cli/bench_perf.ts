@@ -18,12 +18,11 @@ import { reportError } from "./report_error.ts";
 
 const HELP = `Usage: pab bench perf [--json] [--max-mb N]
 
-Measure provenance checks as the context grows: Guard.decide and the evidence
-index's own look-up (EvidenceIndex.vouch) at 10 KB, 100 KB, 1 MB and 10 MB of
-mixed context, for a colleague's address that recurs in every source (~140 per
-MB) and a rare one, allowed and blocked; a naive rescan of every source (up to
-1 MB); Guard.record throughput and heap per recorded MB for 1 KB, 100 KB and
-10 MB outputs of text and JSON; and Guard.planRecovery at 1 MB.
+Measure Guard.decide and EvidenceIndex.vouch at 10 KB, 100 KB, 1 MB and 10 MB
+of mixed context for an address that recurs in every source (~140 per MB) and
+a rare one, allowed and blocked; a naive rescan (up to 1 MB); record throughput
+and heap per recorded MB (1 KB, 100 KB, 10 MB outputs); planRecovery at 1 MB.
+Heap figures need a forced GC: deno run --v8-flags=--expose-gc cli.ts bench perf
 
 Options:
   --json      Print the figures as JSON (schemaVersion 1)
@@ -39,11 +38,11 @@ const RARE = "bob.rare@corp.example";
 const RECURRING_UNTRUSTED = "digest@news.example";
 const RARE_UNTRUSTED = "mallory@evil.example";
 const CASES = [
-  { name: "recurring, allowed", to: RECURRING, outcome: "allow" },
-  { name: "rare, allowed", to: RARE, outcome: "allow" },
-  { name: "recurring, blocked", to: RECURRING_UNTRUSTED, outcome: "block" },
-  { name: "rare, blocked", to: RARE_UNTRUSTED, outcome: "block" },
-] as const;
+  ["recurring, allowed", RECURRING, "allow"],
+  ["rare, allowed", RARE, "allow"],
+  ["recurring, blocked", RECURRING_UNTRUSTED, "block"],
+  ["rare, blocked", RARE_UNTRUSTED, "block"],
+].map(([name, to, outcome]) => ({ name, to, outcome }));
 const USER_TEXT = `Read my inbox and send the summary to ${RECURRING}, and a copy to ${RARE}.`;
 const BODY = "Summary: the quarterly numbers are in, see you tomorrow.";
 const POLICY = compilePolicy({
@@ -65,10 +64,7 @@ export const perfBench: Bench = {
   run: runPerf,
 };
 
-interface Source {
-  readonly tool: string;
-  readonly output: string;
-}
+type Source = { readonly tool: string; readonly output: string };
 
 /** A seeded PRNG (mulberry32): the same context on every run. */
 function prng(seed: number): () => number {
@@ -106,30 +102,18 @@ function prose(random: () => number, bytes: number): string {
 function makeSource(random: () => number, n: number, planted: string): Source {
   const kind = n % 3;
   if (kind === 0) {
-    const text = [
-      `From: ${RECURRING_UNTRUSTED}`,
-      `To: me@corp.example`,
-      `Cc: ${RECURRING}`,
-      `Subject: ${sentence(random, 5)}`,
-      "",
-      prose(random, 6500),
-      planted,
-    ].join("\n");
-    return { tool: "read_inbox", output: text };
+    const subject = sentence(random, 5);
+    const headers = `From: ${RECURRING_UNTRUSTED}\nTo: me@corp.example\nCc: ${RECURRING}\nSubject: ${subject}`;
+    return { tool: "read_inbox", output: `${headers}\n\n${prose(random, 6500)}\n${planted}` };
   }
   if (kind === 1) {
     const records: Record<string, unknown>[] = [];
     let size = 0;
     while (size < 7000) {
-      const record = {
-        id: Math.floor(random() * 1e6),
-        from: records.length === 0 ? RECURRING : `user${Math.floor(random() * 500)}@corp.example`,
-        subject: sentence(random, 6),
-        amount: `$${(random() * 10000).toFixed(2)}`,
-        notes: records.length === 1 ? `${RECURRING_UNTRUSTED} ${planted}` : sentence(random, 10),
-      };
-      records.push(record);
-      size += JSON.stringify(record).length;
+      const from = records.length === 0 ? RECURRING : `user${Math.floor(random() * 500)}@corp.example`;
+      const notes = records.length === 1 ? `${RECURRING_UNTRUSTED} ${planted}` : sentence(random, 10);
+      records.push({ id: Math.floor(random() * 1e6), from, subject: sentence(random, 6), amount: random(), notes });
+      size += JSON.stringify(records[records.length - 1]).length;
     }
     return { tool: "search_records", output: JSON.stringify({ results: records }) };
   }
@@ -157,10 +141,7 @@ function percentile(samples: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 }
 
-interface Latency {
-  readonly p50: number;
-  readonly p99: number;
-}
+type Latency = { readonly p50: number; readonly p99: number };
 
 /** Microseconds per call, `samples` calls after a warm-up. */
 function latency(samples: number, call: () => void): Latency {
@@ -174,9 +155,7 @@ function latency(samples: number, call: () => void): Latency {
   return { p50: round(percentile(times, 0.5)), p99: round(percentile(times, 0.99)) };
 }
 
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
-}
+const round = (value: number): number => Math.round(value * 100) / 100;
 
 /** The naive check: tokenize every source again and look for the value's token run. */
 function naiveFind(sources: readonly Source[], value: string): number[] {
@@ -193,10 +172,23 @@ function naiveFind(sources: readonly Source[], value: string): number[] {
   return found;
 }
 
-function heapUsed(): number {
+/**
+ * Bytes in use: the V8 heap and the buffers outside it (the index's typed arrays live there). Dead buffers are
+ * freed in the background after a collection, hence the pause between two.
+ */
+async function heapUsed(): Promise<number> {
   const collect = (globalThis as { gc?: () => void }).gc;
-  if (collect) collect();
-  return Deno.memoryUsage().heapUsed;
+  for (let round = 0; collect && round < 2; round++) {
+    collect();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const usage = Deno.memoryUsage();
+  return usage.heapUsed + usage.external;
+}
+
+/** A flat copy of a string built by concatenation, so that flattening it later does not change the heap. */
+function flat(text: string): string {
+  return new TextDecoder().decode(new TextEncoder().encode(text));
 }
 
 interface SizeResult {
@@ -245,40 +237,65 @@ interface RecordResult {
   readonly outputBytes: number;
   readonly mbPerSecond: number;
   readonly heapMbPerMb: number;
+  readonly indexMbPerSecond: number;
+  readonly indexHeapMbPerMb: number;
 }
 
-function measureRecord(kind: "text" | "json", outputBytes: number, budget: number): RecordResult {
+async function measureRecord(kind: "text" | "json", outputBytes: number, budget: number): Promise<RecordResult> {
   const random = prng(outputBytes);
   const total = Math.max(outputBytes, budget);
   const outputs: string[] = [];
   for (let size = 0; size < total; size += outputBytes) {
-    if (kind === "text") outputs.push(prose(random, outputBytes));
+    if (kind === "text") outputs.push(flat(prose(random, outputBytes)));
     else {
       const rows: Record<string, unknown>[] = [];
       for (let length = 0; length < outputBytes; length += 120) {
         rows.push({
           id: Math.floor(random() * 1e6),
-          from: `user${Math.floor(random() * 500)}@corp.example`,
+          from: `u${Math.floor(random() * 500)}@corp.example`,
           subject: sentence(random, 8),
         });
       }
-      outputs.push(JSON.stringify(rows));
+      outputs.push(flat(JSON.stringify(rows)));
     }
   }
   const recorded = outputs.reduce((sum, output) => sum + output.length, 0);
-  const guard = new Guard(POLICY);
-  const before = heapUsed();
-  const start = performance.now();
-  for (const output of outputs) guard.record(kind === "text" ? "read_inbox" : "search_records", output);
-  const seconds = (performance.now() - start) / 1000;
-  const heap = heapUsed() - before;
-  guard.decide("send_email", { to: RECURRING, body: BODY });
+  const guard = await recording(recorded, () => {
+    const guard = new Guard(POLICY);
+    for (const output of outputs) guard.record(kind === "text" ? "read_inbox" : "search_records", output);
+    return guard;
+  });
+  // The index alone, recording each output once (JSON by its keys and decoded leaves).
+  const index = await recording(recorded, () => {
+    const index = new EvidenceIndex();
+    outputs.forEach((output, id) => {
+      if (kind === "text") index.addText(id, output, 0);
+      else index.addStructured(id, JSON.parse(output), 0);
+    });
+    return index;
+  });
   return {
     kind,
     outputBytes,
-    mbPerSecond: round(recorded / 1e6 / seconds),
-    heapMbPerMb: round(Math.max(0, heap) / recorded),
+    mbPerSecond: guard.mbPerSecond,
+    heapMbPerMb: guard.heapMbPerMb,
+    indexMbPerSecond: index.mbPerSecond,
+    indexHeapMbPerMb: index.heapMbPerMb,
   };
+}
+
+/** Throughput and retained memory of `work`, which records `recorded` characters and returns what holds them. */
+async function recording(
+  recorded: number,
+  work: () => unknown,
+): Promise<{ mbPerSecond: number; heapMbPerMb: number }> {
+  const before = await heapUsed();
+  const start = performance.now();
+  const kept = work();
+  const seconds = (performance.now() - start) / 1000;
+  const heap = await heapUsed() - before;
+  if (!kept) throw new Error("Cannot measure a recording that keeps nothing");
+  return { mbPerSecond: round(recorded / 1e6 / seconds), heapMbPerMb: round(Math.max(0, heap) / recorded) };
 }
 
 /** Every figure of one run. */
@@ -290,13 +307,14 @@ interface PerfResult {
   readonly ratios: Readonly<Record<string, number>>;
 }
 
-function measure(maxBytes: number): PerfResult {
+async function measure(maxBytes: number): Promise<PerfResult> {
   const sizes = SIZES.filter((size) => size <= maxBytes).map(measureSize);
-  const record = (["text", "json"] as const).flatMap((kind) =>
-    [1_000, 100_000, 10_000_000].filter((size) => size <= Math.max(maxBytes, 1_000_000)).map((size) =>
-      measureRecord(kind, size, maxBytes >= 1_000_000 ? 2_000_000 : 100_000)
-    )
-  );
+  const record: RecordResult[] = [];
+  for (const kind of ["text", "json"] as const) {
+    for (const size of [1_000, 100_000, 10_000_000].filter((size) => size <= Math.max(maxBytes, 1_000_000))) {
+      record.push(await measureRecord(kind, size, maxBytes >= 1_000_000 ? 2_000_000 : 100_000));
+    }
+  }
   const first = sizes[0];
   const last = sizes[sizes.length - 1];
   const oneMb = sizes.find((size) => size.bytes === 1_000_000);
@@ -371,7 +389,7 @@ async function runPerf(args: string[], io: Io): Promise<number> {
     if (![0.01, 0.1, 1, 10].includes(maxMb)) {
       throw new UsageError(`--max-mb must be 0.01, 0.1, 1 or 10, not "${values["max-mb"]}"`, "bench");
     }
-    const result = measure(maxMb * 1_000_000);
+    const result = await measure(maxMb * 1_000_000);
     await io.stdout.write(values.json ? `${JSON.stringify(result)}\n` : formatPerf(result));
     return 0;
   } catch (error) {

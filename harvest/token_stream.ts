@@ -172,7 +172,7 @@ export class TokenStream {
 
 function grow(array: Int32Array<ArrayBuffer>, needed: number): Int32Array<ArrayBuffer> {
   let size = Math.max(array.length, 16);
-  while (size < needed) size *= 2;
+  while (size < needed) size = Math.ceil(size * 1.5);
   const bigger = new Int32Array(size);
   bigger.set(array);
   return bigger;

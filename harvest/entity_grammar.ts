@@ -44,6 +44,7 @@ const AMOUNT = new RegExp(
 );
 const IBAN_COMPACT = /^[a-z]{2}\d{2}[a-z0-9]{11,30}$/;
 const DIGITS = /^\d+$/;
+const ASCII_LABEL = /^[a-z0-9-]+$/;
 const CARD_GROUPED = /^(?:\d{4}([- ])\d{4}\1\d{4}\1\d{1,7}|\d{4}([- ])\d{6}\2\d{4,5})$/;
 const PHONE_INTERNATIONAL = /^\+\d(?:[-. ]?(?:\d|\(\d{1,5}\)))*$/;
 const PHONE_LOCAL = /^(?:\(\d{2,5}\) ?\d{2,5}(?:[-. ]\d{2,5})*|\d{3}([-.])\d{3}\1\d{4})$/;
@@ -151,7 +152,7 @@ export function canonicalHost(host: string, anyTld = false): string | undefined 
   if ((labels.length < 2 && !anyTld) || lower.length > 253) return undefined;
   for (const label of labels) {
     if (!label || label.length > 63 || label.startsWith("-") || label.endsWith("-")) return undefined;
-    if (!/^[\p{L}\p{M}\p{N}-]+$/u.test(label)) return undefined;
+    if (!ASCII_LABEL.test(label) && !/^[\p{L}\p{M}\p{N}-]+$/u.test(label)) return undefined;
   }
   const tld = labels[labels.length - 1];
   if (!anyTld && !/^(?:[\p{L}\p{M}]{2,63}|xn--[a-z0-9-]+)$/u.test(tld)) return undefined;

@@ -16,7 +16,7 @@ const DAMP = 700;
 const INITIAL_BIAS = 72;
 const INITIAL_N = 128;
 const MAX_LABEL = 63;
-const NON_ASCII = /[^\p{ASCII}]/u;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
  * The ASCII form of a host already folded by NFKC and lower-cased: every label

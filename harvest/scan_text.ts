@@ -73,6 +73,32 @@ export function foldText(text: string): string {
   return folded + text.slice(done);
 }
 
+/**
+ * Drop spaces and tabs around `@` (`bob @ corp.example` is an address written to dodge harvesters, and reads as
+ * `bob@corp.example`). Linear: each `@` looks back no further than the previous one.
+ */
+function joinSpacedAt(text: string): string {
+  let at = text.indexOf("@");
+  if (at < 0) return text;
+  let joined = "";
+  let done = 0;
+  for (; at >= 0; at = text.indexOf("@", at + 1)) {
+    let start = at;
+    while (start > done && isInlineSpace(text.charCodeAt(start - 1))) start--;
+    let end = at + 1;
+    while (end < text.length && isInlineSpace(text.charCodeAt(end))) end++;
+    joined += `${text.slice(done, start)}@`;
+    done = end;
+    at = end - 1;
+  }
+  return joined + text.slice(done);
+}
+
+function isInlineSpace(code: number): boolean {
+  return isSpace(code) && code !== 10 && code !== 13 && code !== 11 && code !== 12 && code !== 0x2028 &&
+    code !== 0x2029 && code !== 0x85;
+}
+
 function foldWord(word: string): string {
   return word.replace(INVISIBLE, "").normalize("NFKC").replace(INVISIBLE, "").replace(FULL_STOPS, ".");
 }
@@ -102,7 +128,7 @@ function plainLength(word: string): number {
 
 /** Send every token of `text` to `sink`, in order. */
 export function scanText(text: string, sink: TokenSink): void {
-  const words = foldText(text).match(WORD);
+  const words = joinSpacedAt(foldText(text)).match(WORD);
   if (!words) return;
   for (let i = 0; i < words.length; i++) {
     const word = words[i];

@@ -106,3 +106,10 @@ Deno.test("tokenize() reads numbers by value, and leaves versions, addresses and
     "num:1000",
   ]);
 });
+
+Deno.test("tokenize() drops spaces around @, so an address written to dodge harvesters is still one address", () => {
+  assert.deepEqual(tokenize("write to bob @ corp.example"), ["write", "to", "email:bob@corp.example"]);
+  assert.deepEqual(tokenize("bob\t@\u00A0corp.example"), ["email:bob@corp.example"]);
+  assert.deepEqual(tokenize("meet\n@ noon"), ["meet", "@", "noon"], "a line break is not joined");
+  assert.deepEqual(tokenize(`x${" ".repeat(50_000)}@ @ @`), ["x", "@", "@", "@"]);
+});

@@ -149,6 +149,25 @@ export class EvidenceIndex {
     return { sourceId: undefined, seenIn: undefined };
   }
 
+  /**
+   * The sources that contain `value`, lazily and each once, strongest rank first: take as many as an explanation
+   * names (`[...take(index.sources(v), 3)]`) without paying for every source a recurring value is in.
+   */
+  *sources(value: string, minRank = 0): Generator<number> {
+    const ids = this.#lookupIds(value);
+    if (!ids) return;
+    const seen = new Set<number>();
+    for (let rank = MAX_RANK; rank >= minRank; rank--) {
+      for (const stream of this.#lineage) {
+        for (const source of stream.sources(ids, rank)) {
+          if (seen.has(source)) continue;
+          seen.add(source);
+          yield source;
+        }
+      }
+    }
+  }
+
   /** Every source that contains `value` as whole tokens (text) or as a complete field, in id order. */
   find(value: string): EvidenceMatch[] {
     const ids = this.#lookupIds(value);

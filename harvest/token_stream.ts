@@ -84,6 +84,18 @@ export class TokenStream {
     return undefined;
   }
 
+  /** Every source of exactly `rank` that contains `ids`, lazily, most recent first (a source may repeat). */
+  *sources(ids: Int32Array, rank: number): Generator<number> {
+    if (!(this.#ranks & (1 << rank))) return;
+    for (let at = this.#fieldHeads.get(fieldKey(ids, rank)) ?? -1; at >= 0; at = this.#prev[at]) {
+      if (this.#isField(at, ids)) yield this.#sourceAt(at);
+    }
+    const [anchor, head] = this.#anchor(ids, rank);
+    for (let at = head; at >= 0; at = this.#prev[at]) {
+      if (this.#isRun(at - anchor, ids)) yield this.#sourceAt(at - anchor);
+    }
+  }
+
   /** Add every source that contains `ids` to `matches` (a field match is kept over a text match). */
   collect(ids: Int32Array, matches: Map<number, "text" | "field">): void {
     for (let rank = 0; rank < RANKS; rank++) {

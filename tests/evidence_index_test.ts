@@ -161,3 +161,14 @@ Deno.test("EvidenceIndex.addStructured() indexes every key and decoded leaf once
       error instanceof TypeError && error.message === "Cannot index a structured value nested more than 64 levels",
   );
 });
+
+Deno.test("EvidenceIndex.sources() names the sources lazily, each once, strongest rank first", () => {
+  const index = new EvidenceIndex();
+  for (let id = 0; id < 20; id++) index.addText(id, `cc dana@corp.example and dana@corp.example (${id})`, 0);
+  index.addFields(20, ["dana@corp.example"], 2);
+  const lazy = index.sources("dana@corp.example");
+  assert.deepEqual([lazy.next().value, lazy.next().value], [20, 19]);
+  assert.deepEqual([...index.sources("dana@corp.example")].sort((a, b) => a - b), ids(index, "dana@corp.example"));
+  assert.deepEqual([...index.sources("dana@corp.example", 1)], [20]);
+  assert.deepEqual([...index.sources("nobody@corp.example")], []);
+});

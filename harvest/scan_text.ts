@@ -156,8 +156,10 @@ function scanWord(words: string[], i: number, sink: TokenSink): number {
     sink(word);
     return 0;
   }
-  if (word[0] === "(" && AREA_CODE.test(word)) {
-    const consumed = scanAreaCode(words, i, sink);
+  let area = 0;
+  while (area < word.length && OPENERS.has(word[area]) && !AREA_CODE.test(word.slice(area, area + 7))) area++;
+  if (AREA_CODE.test(word.slice(area, area + 7))) {
+    const consumed = scanAreaCode(words, i, area, sink);
     if (consumed >= 0) return consumed;
   }
   const { core, before, after } = strip(word);
@@ -170,7 +172,10 @@ function scanWord(words: string[], i: number, sink: TokenSink): number {
 
 function scanCore(words: string[], i: number, core: string, open: boolean, sink: TokenSink): number {
   if (PLAIN_WORD.test(core)) {
-    sink(core.toLowerCase());
+    const lower = core.toLowerCase();
+    const code = open && lower.length === 3 && core === core.toUpperCase() && currencyOf(lower);
+    if (code && joinCurrency(words, i, lower, sink)) return 1;
+    sink(lower);
     return 0;
   }
   const lower = core.toLowerCase();
@@ -189,15 +194,20 @@ function scanCore(words: string[], i: number, core: string, open: boolean, sink:
 }
 
 /** A phone number that starts with an area code in brackets: `(555) 123-4567`; -1 when it is not one. */
-function scanAreaCode(words: string[], i: number, sink: TokenSink): number {
-  const { core, after } = strip(words[i], true);
+function scanAreaCode(words: string[], i: number, area: number, sink: TokenSink): number {
+  const { core, after } = strip(words[i].slice(area), true);
   const lower = core.toLowerCase();
+  const openers = words[i].slice(0, area);
   if (after === "" && i + 1 < words.length) {
     const found = longestJoin(words, i, lower, 6, (part) => PHONE_PART.test(part), phoneToken, " ");
-    if (found) return emitJoined(found, sink);
+    if (found) {
+      for (const char of openers) sink(char);
+      return emitJoined(found, sink);
+    }
   }
   const single = phoneToken(lower);
   if (!single) return -1;
+  for (const char of openers) sink(char);
   sink(single, core);
   for (const char of after) sink(char);
   return 0;

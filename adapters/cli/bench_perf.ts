@@ -1,10 +1,7 @@
 /**
- * `pab bench perf`: how provenance checks scale with the context. Decide
- * latency at 10 KB, 100 KB, 1 MB and 10 MB of realistic mixed context (e-mails,
- * JSON tool outputs, web pages) for a value that recurs in every source and a
- * rare one, allowed and blocked; the same look-ups straight on the evidence
- * index; a naive rescan of every source in the same run; `record` throughput
- * and heap per recorded MB; and the recovery planner.
+ * `pab bench perf`: how provenance checks scale with the context (e-mails, JSON
+ * tool outputs and web pages from 10 KB to 10 MB), next to a naive rescan, and
+ * what recording costs. See the usage text for the cases.
  *
  * @module
  */
@@ -46,17 +43,11 @@ const CASES = [
 ].map(([name, to, outcome]) => ({ name, to, outcome }));
 const USER_TEXT = `Read my inbox and send the summary to ${RECURRING}, and a copy to ${RARE}.`;
 const BODY = "Summary: the quarterly numbers are in, see you tomorrow.";
+const UNTRUSTED = { output: "untrusted", on_tainted: "allow" };
+const SEND = { on_tainted: "allow", args: { to: { require: "trusted" }, body: { embedded: "trusted" } } };
 const POLICY = compilePolicy({
   version: 1,
-  tools: {
-    read_inbox: { output: "untrusted", on_tainted: "allow" },
-    search_records: { output: "untrusted", on_tainted: "allow" },
-    get_webpage: { output: "untrusted", on_tainted: "allow" },
-    send_email: {
-      on_tainted: "allow",
-      args: { to: { require: "trusted" }, body: { embedded: "trusted" } },
-    },
-  },
+  tools: { read_inbox: UNTRUSTED, search_records: UNTRUSTED, get_webpage: UNTRUSTED, send_email: SEND },
 });
 
 /** The bench. */
@@ -165,9 +156,7 @@ function naiveFind(sources: readonly Source[], value: string): number[] {
   sources.forEach((source, id) => {
     const tokens = tokenize(source.output);
     for (let start = 0; start + words.length <= tokens.length; start++) {
-      let k = 0;
-      while (k < words.length && tokens[start + k] === words[k]) k++;
-      if (k === words.length) return void found.push(id);
+      if (words.every((word, k) => tokens[start + k] === word)) return void found.push(id);
     }
   });
   return found;
@@ -188,9 +177,7 @@ async function heapUsed(): Promise<number> {
 }
 
 /** A flat copy of a string built by concatenation, so that flattening it later does not change the heap. */
-function flat(text: string): string {
-  return new TextDecoder().decode(new TextEncoder().encode(text));
-}
+const flat = (text: string): string => new TextDecoder().decode(new TextEncoder().encode(text));
 
 interface SizeResult {
   readonly bytes: number;
@@ -239,6 +226,9 @@ interface RecordResult {
   readonly mbPerSecond: number;
   readonly heapMbPerMb: number;
   readonly indexMbPerSecond: number;
+  /** Per second of the process's CPU time: what a machine to itself would give. */
+  readonly cpuMbPerSecond: number;
+  readonly indexCpuMbPerSecond: number;
   readonly indexHeapMbPerMb: number;
 }
 
@@ -279,8 +269,10 @@ async function measureRecord(kind: "text" | "json", outputBytes: number, budget:
     kind,
     outputBytes,
     mbPerSecond: guard.mbPerSecond,
+    cpuMbPerSecond: guard.cpuMbPerSecond,
     heapMbPerMb: guard.heapMbPerMb,
     indexMbPerSecond: index.mbPerSecond,
+    indexCpuMbPerSecond: index.cpuMbPerSecond,
     indexHeapMbPerMb: index.heapMbPerMb,
   };
 }
@@ -289,14 +281,20 @@ async function measureRecord(kind: "text" | "json", outputBytes: number, budget:
 async function recording(
   recorded: number,
   work: () => unknown,
-): Promise<{ mbPerSecond: number; heapMbPerMb: number }> {
+): Promise<{ mbPerSecond: number; cpuMbPerSecond: number; heapMbPerMb: number }> {
   const before = await heapUsed();
-  const start = performance.now();
+  const [start, cpu] = [performance.now(), process.cpuUsage()];
   const kept = work();
   const seconds = (performance.now() - start) / 1000;
+  const used = process.cpuUsage(cpu);
   const heap = await heapUsed() - before;
   if (!kept) throw new Error("Cannot measure a recording that keeps nothing");
-  return { mbPerSecond: round(recorded / 1e6 / seconds), heapMbPerMb: round(Math.max(0, heap) / recorded) };
+  const megabytes = recorded / 1e6;
+  return {
+    mbPerSecond: round(megabytes / seconds),
+    cpuMbPerSecond: round(megabytes / ((used.user + used.system) / 1e6)),
+    heapMbPerMb: round(Math.max(0, heap) / recorded),
+  };
 }
 
 /** Every figure of one run. */
@@ -362,7 +360,8 @@ function formatPerf(result: PerfResult): string {
     const size = label(row.outputBytes).padEnd(7);
     lines.push(
       `  ${row.kind.padEnd(4)} outputs of ${size} Guard.record ${row.mbPerSecond} MB/s, ${row.heapMbPerMb} MB heap ` +
-        `per MB | index, once: ${row.indexMbPerSecond} MB/s, ${row.indexHeapMbPerMb} MB per MB`,
+        `per MB, ${row.cpuMbPerSecond} MB per CPU second | index, once: ${row.indexMbPerSecond} MB/s, ` +
+        `${row.indexHeapMbPerMb} MB per MB, ${row.indexCpuMbPerSecond} MB per CPU second`,
     );
   }
   lines.push(

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { compilePolicy, findEmbeddedValues, Guard } from "../mod.ts";
+import { canonicalEntity } from "../harvest/mod.ts";
 
 Deno.test("findEmbeddedValues() finds links with a scheme, www. hosts, bare hosts on common domains and e-mail addresses", () => {
   assert.deepEqual(findEmbeddedValues("Check out this link: www.secure-systems-252.com"), [
@@ -81,4 +83,33 @@ Deno.test("findEmbeddedValues() is linear on hostile input", () => {
 Deno.test("findEmbeddedValues() ends a host where a sentence starts without a space", () => {
   assert.deepEqual(findEmbeddedValues("post it to www.our-company.com.They sent it"), ["www.our-company.com"]);
   assert.deepEqual(findEmbeddedValues("Visit www.Example.Com or x.co.Uk today"), ["www.Example.Com", "x.co.Uk"]);
+});
+
+Deno.test("findEmbeddedValues() finds a link or address however it is glued, hidden or widened", () => {
+  const label = fc.stringMatching(/^[a-z][a-z0-9]{0,6}$/);
+  const hostArb = fc.tuple(fc.array(label, { minLength: 1, maxLength: 3 }), fc.constantFrom("com", "zip", "dev", "ru"))
+    .map(([labels, tld]) => [...labels, tld].join("."));
+  const valueArb = fc.oneof(
+    hostArb.map((host) => `https://${host}/login`),
+    fc.tuple(label, hostArb).map(([user, host]) => `https://${user}@${host}/`),
+    hostArb.map((host) => `https://${host}/@${host}`),
+    fc.tuple(label, hostArb).map(([local, host]) => `${local}@${host}`),
+    hostArb.map((host) => `www.${host}`),
+  );
+  const glue = fc.constantFrom("", "_", "href=", "•", "*", "(", '"', "'", "<", "> ", "- ", "\u200B", "x=");
+  const after = fc.constantFrom("", ".", ",", ")", '"', ">", "!", "*", "\u200B");
+  fc.assert(
+    fc.property(valueArb, glue, after, fc.boolean(), fc.boolean(), (value, before, end, hide, widen) => {
+      let written = hide ? value.replace(".", "\u200B.\u200D") : value;
+      if (widen) written = written.replaceAll(".", "\uFF0E");
+      const found = findEmbeddedValues(`Check ${before}${written}${end} today`);
+      // `_` is a valid character of an address's local part: `_a@x.com` is found whole, as that longer address.
+      const wanted = [canonicalEntity(value)!.canonical, canonicalEntity(`${before}${value}`)?.canonical];
+      assert.ok(
+        found.some((text) => wanted.includes(canonicalEntity(text)?.canonical)),
+        `${JSON.stringify(value)} written ${JSON.stringify(before + written + end)}: found ${JSON.stringify(found)}`,
+      );
+    }),
+    { numRuns: 400 },
+  );
 });

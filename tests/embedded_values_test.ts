@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { compilePolicy, findEmbeddedValues, Guard } from "../mod.ts";
-import { canonicalEntity } from "../harvest/mod.ts";
+import { compilePolicy, Guard } from "../mod.ts";
+import { canonicalEntity, findEmbeddedValues } from "../harvest/mod.ts";
 
 Deno.test("findEmbeddedValues() finds links with a scheme, www. hosts, bare hosts on common domains and e-mail addresses", () => {
   assert.deepEqual(findEmbeddedValues("Check out this link: www.secure-systems-252.com"), [

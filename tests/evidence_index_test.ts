@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { EvidenceIndex } from "../mod.ts";
+import { EvidenceIndex } from "../harvest/mod.ts";
 
 function ids(index: EvidenceIndex, value: string): number[] {
   return index.find(value).map((match) => match.sourceId);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isWeakValue, leafValues, normalizeText, tokenize } from "../mod.ts";
+import { isWeakValue, leafValues, normalizeText, tokenize } from "../harvest/mod.ts";
 
 Deno.test("normalizeText() drops invisible characters, folds NFKC and lower-cases", () => {
   assert.equal(normalizeText("ＥＶ\u200BＥ@Example"), "eve@example");

@@ -1,13 +1,21 @@
 /**
  * The evidence index: where each value the model has seen came from.
  *
- * Sources are indexed as they arrive, so checking an argument costs about the
- * size of the argument, not of the conversation:
+ * Flat and recorded once. Every source's tokens (see `tokenize`: a typed value
+ * is one token) are appended to one stream of interned token ids, and each
+ * position is chained to the previous position of the same token in a source
+ * of the same rank. So:
  *
- * - free text is indexed by token bigram (and unigram), so a lookup walks only
- *   the postings of the value's rarest bigram and verifies each candidate;
- * - structured output that vouches only for whole fields is indexed by the
- *   full normalised token sequence of each field.
+ * - a typed value (one token) is found by one hash look-up: the head of its
+ *   chain is a match;
+ * - a run of tokens walks the chain of its rarest token and verifies in place,
+ *   stopping at the first source that suffices ({@linkcode EvidenceIndex.vouch});
+ * - a complete field is found by the hash of its whole token sequence.
+ *
+ * Ranks (a small number per source, such as a trust rank) keep chains apart,
+ * so asking for a trusted source never walks the untrusted ones, however often
+ * a value recurs there. Sources are named lazily: only
+ * {@linkcode EvidenceIndex.find} lists them all.
  *
  * An index can be forked: the child sees everything its parent had at the
  * time and after, and adds its own sources without the parent seeing them.
@@ -15,6 +23,8 @@
  * @module
  */
 import { tokenize } from "./normalize.ts";
+import { scanText } from "./scan_text.ts";
+import { TokenStream } from "./token_stream.ts";
 
 /** How a source matched a value. */
 export type MatchKind = "text" | "field";
@@ -27,38 +37,44 @@ export interface EvidenceMatch {
   readonly kind: MatchKind;
 }
 
-const BIGRAM_SHIFT = 2 ** 26;
+/** The answer of {@linkcode EvidenceIndex.vouch}. */
+export interface Vouch {
+  /** The first source found that contains the value, has at least the rank asked for and is accepted. */
+  readonly sourceId: number | undefined;
+  /** When no source vouches: some source that contains the value all the same (for "appears only in …"). */
+  readonly seenIn: number | undefined;
+}
+
+/** The highest rank; ranks are whole numbers from 0 to this. */
+export const MAX_RANK = 15;
 
 /**
  * A token index over every source the model has seen.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { EvidenceIndex } from "./evidence_index.ts";
  * const index = new EvidenceIndex();
  * index.addText(0, "Please write to steve@attacker.example today");
- * index.addFields(1, ["alice@corp.example"]);
- * console.log(index.find("STEVE@attacker.example").map((m) => m.sourceId)); // [0]
- * console.log(index.find("eve@attacker.example").length); // 0
- * console.log(index.find("alice@corp.example")); // [{ sourceId: 1, kind: "field" }]
+ * index.addFields(1, ["alice@corp.example"], 2);
+ * assert.deepEqual(index.find("STEVE@attacker.example").map((m) => m.sourceId), [0]);
+ * assert.equal(index.find("eve@attacker.example").length, 0);
+ * assert.deepEqual(index.find("alice@corp.example"), [{ sourceId: 1, kind: "field" }]);
+ * assert.deepEqual(index.vouch("alice@corp.example", () => true, 2), { sourceId: 1, seenIn: 1 });
+ * assert.deepEqual(index.vouch("steve@attacker.example", () => true, 2), { sourceId: undefined, seenIn: 0 });
  * ```
  */
 export class EvidenceIndex {
-  readonly #parent: EvidenceIndex | undefined;
   readonly #tokenIds: Map<string, number>;
-  /** Token ids of every text source, by source id. */
-  #texts = new Map<number, number[]>();
-  /** token id -> flat [sourceId, position, ...] */
-  #unigrams = new Map<number, number[]>();
-  /** bigram key -> flat [sourceId, position, ...] */
-  #bigrams = new Map<number, number[]>();
-  /** normalised field text -> source ids */
-  #fields = new Map<string, Set<number>>();
+  readonly #stream = new TokenStream();
+  /** This index's stream, then its parent's, grandparent's, ... */
+  readonly #lineage: readonly TokenStream[];
 
   /** Make an empty index, or a child of `parent`. */
   constructor(parent?: EvidenceIndex) {
-    this.#parent = parent;
     this.#tokenIds = parent ? parent.#tokenIds : new Map();
+    this.#lineage = parent ? [this.#stream, ...parent.#lineage] : [this.#stream];
   }
 
   /** A child index that sees this one's sources and keeps its own apart. */
@@ -66,87 +82,141 @@ export class EvidenceIndex {
     return new EvidenceIndex(this);
   }
 
-  /** Index free text: any whole-token run inside it is evidence. */
-  addText(sourceId: number, text: string): void {
-    const tokens = this.#intern(tokenize(text));
-    let stored = this.#texts.get(sourceId);
-    if (!stored) this.#texts.set(sourceId, stored = []);
-    // Separate appended text from the previous chunk with a token no value contains; append in place (linear).
-    if (stored.length) stored.push(-1);
-    const offset = stored.length;
-    for (const token of tokens) stored.push(token);
-    for (let i = 0; i < tokens.length; i++) {
-      push(this.#unigrams, tokens[i], sourceId, offset + i);
-      if (i + 1 < tokens.length) push(this.#bigrams, bigramKey(tokens[i], tokens[i + 1]), sourceId, offset + i);
-    }
+  /** Index free text: any whole-token run inside it is evidence. `rank` (0 to 15) is the caller's, e.g. a trust rank. */
+  addText(sourceId: number, text: string, rank = 0): void {
+    const stream = this.#stream;
+    stream.startText(sourceId, checkRank(rank));
+    const table = this.#tokenIds;
+    scanText(text, (token) => stream.push(table.get(token) ?? this.#newId(token)));
+  }
+
+  /**
+   * Index a structured value once, as free text: every object key and every
+   * scalar leaf (decoded, so JSON escapes cannot hide a value) is a run of its
+   * own. Use it instead of indexing both the JSON text and its leaves.
+   * Throws a `TypeError` for a value nested more than 64 levels.
+   */
+  addStructured(sourceId: number, value: unknown, rank = 0): void {
+    const checked = checkRank(rank);
+    const walk = (item: unknown, depth: number): void => {
+      if (depth > 64) throw new TypeError("Cannot index a structured value nested more than 64 levels");
+      if (item === null || item === undefined) return;
+      if (typeof item === "object") {
+        if (Array.isArray(item)) { for (const element of item) walk(element, depth + 1); }
+        else {
+          for (const [key, element] of Object.entries(item)) {
+            this.addText(sourceId, key, checked);
+            walk(element, depth + 1);
+          }
+        }
+      } else if (typeof item === "string" || typeof item === "number" || typeof item === "bigint") {
+        this.addText(sourceId, String(item), checked);
+      } else if (typeof item === "boolean") this.addText(sourceId, String(item), checked);
+    };
+    walk(value, 0);
   }
 
   /** Index complete field values: only a value equal to a whole field is evidence. */
-  addFields(sourceId: number, values: Iterable<string>): void {
+  addFields(sourceId: number, values: Iterable<string>, rank = 0): void {
+    const checked = checkRank(rank);
     for (const value of values) {
-      const key = tokenize(value).join(" ");
-      if (!key) continue;
-      let ids = this.#fields.get(key);
-      if (!ids) this.#fields.set(key, ids = new Set());
-      ids.add(sourceId);
+      const ids = this.#intern(tokenize(value));
+      if (ids.length) this.#stream.addField(sourceId, checked, ids);
     }
   }
 
-  /** Every source that contains `value` as whole tokens (text) or as a complete field. */
-  find(value: string): EvidenceMatch[] {
-    const words = tokenize(value);
-    if (words.length === 0) return [];
-    const matches = new Map<number, MatchKind>();
-    this.#collect(words, matches);
-    return [...matches].map(([sourceId, kind]) => ({ sourceId, kind })).sort((a, b) => a.sourceId - b.sourceId);
+  /**
+   * The first source of rank `minRank` or more that contains `value` (as whole
+   * tokens of text, or as a complete field) and that `accept` takes; it stops
+   * there. When there is none, `seenIn` names some source that contains the
+   * value anyway, or is `undefined` when no source does.
+   */
+  vouch(
+    value: string,
+    accept: (sourceId: number) => boolean = () => true,
+    minRank = 0,
+  ): { readonly sourceId: number | undefined; readonly seenIn: number | undefined } {
+    const ids = this.#lookupIds(value);
+    if (!ids) return { sourceId: undefined, seenIn: undefined };
+    for (let rank = MAX_RANK; rank >= minRank; rank--) {
+      const found = this.#first(ids, rank, accept);
+      if (found !== undefined) return { sourceId: found, seenIn: found };
+    }
+    for (let rank = MAX_RANK; rank >= 0; rank--) {
+      const found = this.#first(ids, rank, () => true);
+      if (found !== undefined) return { sourceId: undefined, seenIn: found };
+    }
+    return { sourceId: undefined, seenIn: undefined };
   }
 
-  #collect(words: string[], matches: Map<number, MatchKind>): void {
-    if (this.#parent) this.#parent.#collect(words, matches);
-    for (const id of this.#fields.get(words.join(" ")) ?? []) if (!matches.has(id)) matches.set(id, "field");
-    const ids = words.map((word) => this.#tokenIds.get(word));
-    if (ids.some((id) => id === undefined)) return;
-    const tokens = ids as number[];
-    if (tokens.length === 1) {
-      const postings = this.#unigrams.get(tokens[0]) ?? [];
-      for (let i = 0; i < postings.length; i += 2) if (!matches.has(postings[i])) matches.set(postings[i], "text");
-      return;
-    }
-    // Walk the rarest bigram's postings and verify each candidate in place.
-    let rarest = -1;
-    let postings: number[] | undefined;
-    for (let j = 0; j + 1 < tokens.length; j++) {
-      const list = this.#bigrams.get(bigramKey(tokens[j], tokens[j + 1]));
-      if (!list) return;
-      if (!postings || list.length < postings.length) [postings, rarest] = [list, j];
-    }
-    if (!postings) return;
-    for (let i = 0; i < postings.length; i += 2) {
-      const sourceId = postings[i];
-      if (matches.has(sourceId)) continue;
-      const start = postings[i + 1] - rarest;
-      const text = this.#texts.get(sourceId);
-      if (text && start >= 0 && start + tokens.length <= text.length && tokens.every((t, k) => text[start + k] === t)) {
-        matches.set(sourceId, "text");
+  /**
+   * The sources that contain `value`, lazily and each once, strongest rank first: take as many as an explanation
+   * names (`[...take(index.sources(v), 3)]`) without paying for every source a recurring value is in.
+   */
+  *sources(value: string, minRank = 0): Generator<number> {
+    const ids = this.#lookupIds(value);
+    if (!ids) return;
+    const seen = new Set<number>();
+    for (let rank = MAX_RANK; rank >= minRank; rank--) {
+      for (const stream of this.#lineage) {
+        for (const source of stream.sources(ids, rank)) {
+          if (seen.has(source)) continue;
+          seen.add(source);
+          yield source;
+        }
       }
     }
   }
 
-  #intern(words: string[]): number[] {
-    return words.map((word) => {
-      let id = this.#tokenIds.get(word);
-      if (id === undefined) this.#tokenIds.set(word, id = this.#tokenIds.size);
-      return id;
-    });
+  /** Every source that contains `value` as whole tokens (text) or as a complete field, in id order. */
+  find(value: string): EvidenceMatch[] {
+    const ids = this.#lookupIds(value);
+    if (!ids) return [];
+    const matches = new Map<number, MatchKind>();
+    for (const stream of this.#lineage) stream.collect(ids, matches);
+    return [...matches].map(([sourceId, kind]) => ({ sourceId, kind })).sort((a, b) => a.sourceId - b.sourceId);
+  }
+
+  #first(ids: Int32Array, rank: number, accept: (sourceId: number) => boolean): number | undefined {
+    for (const stream of this.#lineage) {
+      const found = stream.first(ids, rank, accept);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+
+  /** The value's token ids, or `undefined` when it has no tokens or a token no source ever had. */
+  #lookupIds(value: string): Int32Array | undefined {
+    const words = tokenize(value);
+    if (!words.length) return undefined;
+    const ids = new Int32Array(words.length);
+    for (let i = 0; i < words.length; i++) {
+      const id = this.#tokenIds.get(words[i]);
+      if (id === undefined) return undefined;
+      ids[i] = id;
+    }
+    return ids;
+  }
+
+  #intern(words: string[]): Int32Array {
+    const ids = new Int32Array(words.length);
+    for (let i = 0; i < words.length; i++) ids[i] = this.#tokenIds.get(words[i]) ?? this.#newId(words[i]);
+    return ids;
+  }
+
+  #newId(token: string): number {
+    const id = this.#tokenIds.size;
+    if (id >= TokenStream.MAX_TOKENS) {
+      throw new RangeError(`Cannot index more than ${TokenStream.MAX_TOKENS} distinct tokens in one session`);
+    }
+    this.#tokenIds.set(token, id);
+    return id;
   }
 }
 
-function bigramKey(a: number, b: number): number {
-  return a * BIGRAM_SHIFT + b;
-}
-
-function push(map: Map<number, number[]>, key: number, sourceId: number, position: number): void {
-  let list = map.get(key);
-  if (!list) map.set(key, list = []);
-  list.push(sourceId, position);
+function checkRank(rank: number): number {
+  if (!Number.isInteger(rank) || rank < 0 || rank > MAX_RANK) {
+    throw new RangeError(`Cannot index a source of rank ${rank}: ranks are whole numbers from 0 to ${MAX_RANK}`);
+  }
+  return rank;
 }

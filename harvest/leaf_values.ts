@@ -18,9 +18,12 @@ export interface LeafValue {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { leafValues } from "./leaf_values.ts";
- * console.log(leafValues({ to: ["a@x.example"], n: 3 }));
- * // [{ path: "to[0]", text: "a@x.example" }, { path: "n", text: "3" }]
+ * assert.deepEqual(leafValues({ to: ["a@x.example"], n: 3 }), [
+ *   { path: "to[0]", text: "a@x.example" },
+ *   { path: "n", text: "3" },
+ * ]);
  * ```
  */
 export function leafValues(value: unknown, path = ""): LeafValue[] {

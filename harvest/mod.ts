@@ -1,5 +1,6 @@
 /**
- * Harvesting evidence: normalising text and finding which sources contain a value.
+ * Harvesting evidence: normalising text, reading typed values out of it, and
+ * finding which sources contain a value.
  *
  * Pure: Web APIs only.
  *
@@ -8,5 +9,8 @@
 export { isWeakValue, normalizeText, tokenize } from "./normalize.ts";
 export { type LeafValue, leafValues } from "./leaf_values.ts";
 export { findEmbeddedValues } from "./embedded_values.ts";
-export { EvidenceIndex, type EvidenceMatch, type MatchKind } from "./evidence_index.ts";
+export { EvidenceIndex, type EvidenceMatch, type MatchKind, MAX_RANK, type Vouch } from "./evidence_index.ts";
+export { canonicalEntity, type Entity, type EntityType, extractEntities } from "./entities.ts";
+export { compileFieldPatterns, matchesFieldPattern } from "./field_pattern.ts";
+export { weakEvidence } from "./weak_evidence.ts";
 export { isAddressList, parseAddressList } from "./address_list.ts";

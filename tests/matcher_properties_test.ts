@@ -41,7 +41,8 @@ const TRUSTED_TOKENS = [
 const INVISIBLES = ["\u200B", "\u200C", "\u200D", "\uFEFF", "\u00AD"];
 /** Whitespace that may separate tokens. */
 const SPACES = [" ", "  ", "\t", "\n", "\r\n", "\u00A0", "\u3000"];
-const PUNCTUATION = ["@", ".", "-", "_", "/", ":"];
+/** Joints inside a value (no "/": a path after a host is case-sensitive, and these writings change case). */
+const PUNCTUATION = ["@", ".", "-", "_", ":"];
 
 /** A value as the tokens pab compares: words of letters/digits, joined by punctuation or a space. */
 const valueArb: fc.Arbitrary<string[]> = fc
@@ -75,15 +76,19 @@ function charArb(char: string): fc.Arbitrary<string> {
 
 const isWord = (token: string) => /^[a-z0-9]+$/.test(token);
 
-/** The value written with any case, width, spacing between tokens and invisible characters anywhere. */
+/**
+ * The value written with any case and width, any amount of whitespace where it has whitespace, and invisible
+ * characters anywhere. Whitespace is never added where the value has none: `x@acme.example` and `x @acme.example`
+ * are different values (the first is an address).
+ */
 function perturbedArb(tokens: readonly string[]): fc.Arbitrary<string> {
   const parts: fc.Arbitrary<string>[] = [];
   tokens.forEach((token, i) => {
     if (i > 0) {
-      const needed = isWord(tokens[i - 1]) && isWord(token);
+      const spaced = isWord(tokens[i - 1]) && isWord(token);
       parts.push(
         fc.tuple(
-          fc.string({ unit: fc.constantFrom(...SPACES), minLength: needed ? 1 : 0, maxLength: 3 }),
+          fc.string({ unit: fc.constantFrom(...SPACES), minLength: spaced ? 1 : 0, maxLength: spaced ? 3 : 0 }),
           fc.option(fc.constantFrom(...INVISIBLES), { nil: "" }),
         ).map(([space, invisible]) => space + invisible),
       );
@@ -139,7 +144,9 @@ Deno.test("Guard.decide() never lets a value planted inside untrusted structured
       guard.record("read_inbox", JSON.stringify({ subject: "hello", channel: `${prefix}_${planted}` }));
       const decision = guard.decide("send_email", { to: argument });
       assert.equal(decision.outcome, "block", explainDecision(decision));
-      assert.deepEqual(decision.gaps.map((gap) => gap.code), ["untrusted-argument"]);
+      // Glued to the prefix, the planted value may be part of a longer address: then it is invented, not untrusted.
+      assert.equal(decision.gaps.length, 1);
+      assert.ok(["untrusted-argument", "invented-argument"].includes(decision.gaps[0].code));
     }),
     { numRuns: 200 },
   );

@@ -15,32 +15,32 @@ Deno.test("normalizeText() drops invisible characters before NFKC, so they canno
   assert.deepEqual(tokenize("Jose\u00AD\u0301@corp.example"), tokenize("jos\u00E9@corp.example"));
 });
 
-Deno.test("tokenize() splits into letter/digit runs and single punctuation marks", () => {
-  assert.deepEqual(tokenize("Eve@Attacker.example  now"), ["eve", "@", "attacker", ".", "example", "now"]);
+Deno.test("tokenize() makes each typed value one canonical token and splits the rest into words and punctuation", () => {
+  assert.deepEqual(tokenize("Mail Eve@Attacker.example now"), ["mail", "email:eve@attacker.example", "now"]);
   assert.deepEqual(tokenize("External_https://www.true-informations.com"), [
     "external",
     "_",
-    "https",
-    ":",
-    "/",
-    "/",
-    "www",
-    ".",
-    "true",
-    "-",
-    "informations",
-    ".",
-    "com",
+    "url:https://www.true-informations.com/",
   ]);
-  assert.deepEqual(tokenize("IBAN: DE89 3704 0044"), ["iban", ":", "de89", "3704", "0044"]);
-  assert.deepEqual(tokenize("Zoë Müller"), ["zoë", "müller"]);
+  assert.deepEqual(tokenize("IBAN: DE89 3704 0044 0532 0130 00"), ["iban", ":", "iban:de89370400440532013000"]);
+  assert.deepEqual(tokenize("Zoë Müller, ref INV-2024-0042"), [
+    "zoë",
+    "müller",
+    ",",
+    "ref",
+    "inv",
+    "-",
+    "2024",
+    "-",
+    "0042",
+  ]);
 });
 
 Deno.test("tokenize() ignores how much whitespace separates tokens", () => {
-  const expected = ["eve", "@", "attacker", ".", "example"];
-  assert.deepEqual(tokenize("eve @ attacker . example"), expected);
-  assert.deepEqual(tokenize("\teve\n@\r\nattacker .\u00A0example  "), expected);
-  assert.deepEqual(tokenize("eve\u3000@attacker.example"), expected);
+  const expected = ["send", "it", "to", "email:eve@attacker.example"];
+  assert.deepEqual(tokenize("send it to eve@attacker.example"), expected);
+  assert.deepEqual(tokenize("\tsend\n it\r\nto\u00A0 eve@attacker.example  "), expected);
+  assert.deepEqual(tokenize("send\u3000it to eve@attacker.example"), expected);
 });
 
 Deno.test("tokenize() keeps a word whole: invisible characters inside it do not split it", () => {
@@ -87,12 +87,29 @@ Deno.test("leafValues() refuses values nested more than 64 levels", () => {
   );
 });
 
-Deno.test("tokenize() drops trailing zeros of decimal numbers, and leaves versions, addresses and grouped numbers alone", () => {
-  assert.deepEqual(tokenize("98.70 10.00 2.50%"), ["98", ".", "7", "10", "2", ".", "5", "%"]);
-  assert.deepEqual(tokenize("98 .70"), tokenize("98.70"));
-  assert.deepEqual(tokenize("1.05"), ["1", ".", "05"]);
+Deno.test("tokenize() reads numbers by value, and leaves versions, addresses and references alone", () => {
+  assert.deepEqual(tokenize("98.70 10.00 2.50%"), ["num:98.7", "num:10", "num:2.5", "%"]);
+  assert.deepEqual(tokenize("1,000 1000 1.000,00 1'000"), ["num:1000", "num:1000", "num:1000", "num:1000"]);
+  assert.deepEqual(tokenize("1.05 -5 \u22125 +5"), ["num:1.05", "num:-5", "num:-5", "num:5"]);
   assert.deepEqual(tokenize("v1.10.0"), ["v1", ".", "10", ".", "0"]);
   assert.deepEqual(tokenize("10.0.0.1"), ["10", ".", "0", ".", "0", ".", "1"]);
-  assert.deepEqual(tokenize("1.500,00"), ["1", ".", "500", ",", "00"]);
   assert.deepEqual(tokenize("pg6.00"), ["pg6", ".", "00"]);
+  assert.deepEqual(tokenize("120, 500 and 80"), ["num:120", ",", "num:500", "and", "num:80"]);
+  assert.deepEqual(tokenize("$1,000.00, USD 1000 and 1000 EUR"), [
+    "cur:usd",
+    "num:1000",
+    ",",
+    "cur:usd",
+    "num:1000",
+    "and",
+    "cur:eur",
+    "num:1000",
+  ]);
+});
+
+Deno.test("tokenize() drops spaces around @, so an address written to dodge harvesters is still one address", () => {
+  assert.deepEqual(tokenize("write to bob @ corp.example"), ["write", "to", "email:bob@corp.example"]);
+  assert.deepEqual(tokenize("bob\t@\u00A0corp.example"), ["email:bob@corp.example"]);
+  assert.deepEqual(tokenize("meet\n@ noon"), ["meet", "@", "noon"], "a line break is not joined");
+  assert.deepEqual(tokenize(`x${" ".repeat(50_000)}@ @ @`), ["x", "@", "@", "@"]);
 });

@@ -7,6 +7,7 @@
 import { agentdojoBench } from "./bench_agentdojo.ts";
 import { officeBench } from "./bench_office.ts";
 import { traceMemoryBench } from "./bench_trace_memory.ts";
+import { perfBench } from "./bench_perf.ts";
 import { UsageError } from "./cli_error.ts";
 import { closestWord } from "../../core/mod.ts";
 import type { Command } from "./command.ts";
@@ -46,6 +47,7 @@ export const BENCHES: Readonly<Record<string, Bench>> = Object.freeze({
   office: officeBench,
   agentdojo: agentdojoBench,
   "trace-memory": traceMemoryBench,
+  perf: perfBench,
 });
 
 /**

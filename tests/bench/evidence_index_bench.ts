@@ -148,3 +148,22 @@ Deno.bench({
   group: "one check against 1000 sources",
   fn: () => void naiveFind(texts.map(tokenize), ARGUMENT),
 });
+
+// A value that recurs in every source: vouch() stops at the first source of the rank asked for, find() names them all.
+const RECURRING = "dana.lee@corp.example";
+for (const size of SIZES) {
+  const index = new EvidenceIndex();
+  index.addText(0, `send the summary to ${RECURRING}`, 2);
+  for (let id = 1; id <= size; id++) index.addText(id, email(id, `cc ${RECURRING}`), 0);
+  Deno.bench({
+    name: `EvidenceIndex.vouch, recurring value, ${size} sources`,
+    group: "a value that recurs in every source",
+    baseline: size === 10,
+    fn: () => void index.vouch(RECURRING, () => true, 2),
+  });
+  Deno.bench({
+    name: `EvidenceIndex.find, recurring value, ${size} sources`,
+    group: "a value that recurs in every source",
+    fn: () => void index.find(RECURRING),
+  });
+}

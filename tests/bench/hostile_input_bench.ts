@@ -13,6 +13,11 @@ const SHAPES: Record<string, (size: number) => string> = {
   "letters only": (size) => "a".repeat(size),
   "dotted": (size) => "a.".repeat(size / 2),
   "at signs": (size) => "a@".repeat(size / 2),
+  "schemes": (size) => "https://".repeat(size / 8),
+  "grouped digits": (size) => "1,".repeat(size / 2),
+  "phone-like groups": (size) => "+1 (2) ".repeat(size / 8),
+  "IBAN-like groups": (size) => "DE89 3704 ".repeat(size / 10),
+  "zero-width and full-width dots": (size) => "a\u200B．".repeat(size / 3),
 };
 
 for (const [shape, make] of Object.entries(SHAPES)) {

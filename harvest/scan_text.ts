@@ -1,0 +1,469 @@
+/**
+ * One linear pass that turns text into the tokens pab compares, with every
+ * typed value (e-mail address, URL, host, IBAN, card, phone number, number,
+ * amount) as ONE token holding its canonical form. Because an entity is one
+ * token, no part of it can ever equal a value on its own: `x@acme.co` is not
+ * inside `x@acme.co.uk`, and `2024` is not inside `INV-2024-0042`.
+ *
+ * The text is folded first (invisible characters dropped, NFKC, ideographic
+ * full stops read as dots), cut into words at whitespace and at characters no
+ * typed value contains, and each word is read on its own, or joined with the
+ * next few words for the forms written with spaces (a grouped IBAN or card,
+ * `+41 44 668 18 00`, `USD 1,000`). Every step is linear in the word.
+ *
+ * @module
+ */
+import { amountTokens, canonicalHost, cardToken, currencyOf, ibanToken, phoneToken } from "./entity_grammar.ts";
+
+/** Receives each token, and for an entity token the text it was read from. */
+export type TokenSink = (token: string, raw?: string) => void;
+
+const INVISIBLE = /\p{Cf}/gu;
+const NON_ASCII = /[\u0080-\uffff]/;
+const QUICK_CLOSERS = ".,;:!?)";
+const FULL_STOPS = /[\u3002\uff61]/g;
+const WORD = /[^\s"<>[\]{}|\\^`]+|["<>[\]{}|\\^`]/gu;
+const PLAIN_WORD = /^[\p{L}\p{M}]+$/u;
+const TOKEN = /[\p{L}\p{M}\p{N}]+|[^\s\p{L}\p{M}\p{N}]/gu;
+const OPENERS = new Set([..."('‘“«‹„:=*•·,;~¡¿‣◦▪►→"]);
+const CLOSERS = new Set([...")'’”»›.,;:!?*"]);
+const NUMERIC_START = /^[-+\u2212(]?[\d$€£¥₹₩₽₺₪₫₴₦₱฿.,]/u;
+const DIGITS = /^\d+$/;
+const IBAN_HEAD = /^[a-z]{2}\d{2}$/;
+const IBAN_GROUP = /^[a-z0-9]{1,4}$/;
+const CARD_GROUP = /^\d{1,7}$/;
+const AREA_CODE = /^\(\d{2,5}\)/;
+const PHONE_PART = /^\(?\d{1,5}\)?(?:[-.]\d{1,5})*$/;
+const SENTENCE_START = /^\p{Lu}\p{Ll}{2,}$/u;
+/** Top-level domains common enough that a capitalised word right after one starts a sentence. */
+const COMMON_TLDS = new Set("com org net edu gov io co uk de fr eu info biz us ca au ch nl".split(" "));
+const HOST_RUN = /[\p{L}\p{M}\p{N}.-]+/gu;
+const WIDE_ALNUM = /[\p{L}\p{M}\p{N}]/u;
+const SYMBOL_OR_ALNUM = /[\p{L}\p{N}\p{Sc}]/u;
+/** File extensions that are not top-level domains, so `report.pdf` is not a host (each checked against IANA's list). */
+const NOT_TLDS = new Set(
+  ("txt pdf js ts json csv png jpg jpeg gif svg html htm xml yaml yml toml ini cfg conf log doc docx xls xlsx " +
+    "ppt pptx odt exe dll bin tar gz tgz bz2 xz rar mp3 mp4 wav avi mkv webm webp bmp tif tiff ico rb go kt " +
+    "cpp hpp cs php bat ps1 sql db lock env bak tmp old swp css scss jsx tsx vue mjs cjs wasm iso dmg apk " +
+    "msi deb rpm ics vcf eml msg pem crt csr p12 pfx sig asc").split(" "),
+);
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { http: "80", https: "443", ftp: "21", ws: "80", wss: "443" };
+
+/**
+ * Fold text the way pab compares it, keeping case: invisible format characters
+ * dropped (before and after NFKC, so they cannot block composition), NFKC, and
+ * ideographic full stops as dots. Only the words that have a character outside
+ * ASCII are folded (ASCII is its own NFKC form), so plain English text costs
+ * one regular-expression pass.
+ */
+export function foldText(text: string): string {
+  if (!NON_ASCII.test(text)) return text;
+  let folded = "";
+  let done = 0;
+  const pattern = new RegExp(NON_ASCII.source, "g");
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    let start = match.index;
+    while (start > done && !isSpace(text.charCodeAt(start - 1))) start--;
+    let end = match.index + 1;
+    while (end < text.length && !isSpace(text.charCodeAt(end))) end++;
+    folded += text.slice(done, start) + foldWord(text.slice(start, end));
+    done = end;
+    pattern.lastIndex = end;
+  }
+  return folded + text.slice(done);
+}
+
+/**
+ * Drop spaces and tabs around `@` (`bob @ corp.example` is an address written to dodge harvesters, and reads as
+ * `bob@corp.example`). Linear: each `@` looks back no further than the previous one.
+ */
+function joinSpacedAt(text: string): string {
+  let at = text.indexOf("@");
+  if (at < 0) return text;
+  let joined = "";
+  let done = 0;
+  for (; at >= 0; at = text.indexOf("@", at + 1)) {
+    let start = at;
+    while (start > done && isInlineSpace(text.charCodeAt(start - 1))) start--;
+    let end = at + 1;
+    while (end < text.length && isInlineSpace(text.charCodeAt(end))) end++;
+    joined += `${text.slice(done, start)}@`;
+    done = end;
+    at = end - 1;
+  }
+  return joined + text.slice(done);
+}
+
+function isInlineSpace(code: number): boolean {
+  return isSpace(code) && code !== 10 && code !== 13 && code !== 11 && code !== 12 && code !== 0x2028 &&
+    code !== 0x2029 && code !== 0x85;
+}
+
+function foldWord(word: string): string {
+  return word.replace(INVISIBLE, "").normalize("NFKC").replace(INVISIBLE, "").replace(FULL_STOPS, ".");
+}
+
+/** Whitespace that separates words (JavaScript's \s without U+FEFF, which is an invisible format character). */
+function isSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13) ||
+    (code >= 0x80 && (code === 0x85 || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) ||
+      code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000));
+}
+
+/**
+ * How a word starts: the length of its leading run of ASCII letters when the rest is only sentence marks or
+ * closing brackets (so it is one plain word), else -1.
+ */
+function plainLength(word: string): number {
+  let k = 0;
+  while (k < word.length) {
+    const code = word.charCodeAt(k) | 32;
+    if (code < 97 || code > 122) break;
+    k++;
+  }
+  if (k === 0) return -1;
+  for (let j = k; j < word.length; j++) if (!QUICK_CLOSERS.includes(word[j])) return -1;
+  return k;
+}
+
+/** Send every token of `text` to `sink`, in order. */
+export function scanText(text: string, sink: TokenSink): void {
+  const words = joinSpacedAt(foldText(text)).match(WORD);
+  if (!words) return;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i];
+    const plain = plainLength(word);
+    if (plain > 0 && plain < word.length) {
+      sink(word.slice(0, plain).toLowerCase());
+      for (let j = plain; j < word.length; j++) sink(word[j]);
+      continue;
+    }
+    if (plain > 0 || PLAIN_WORD.test(word)) {
+      const lower = word.toLowerCase();
+      const code = lower.length === 3 && word === word.toUpperCase() && currencyOf(lower);
+      if (!code || !joinCurrency(words, i, lower, sink)) sink(lower);
+      else i++;
+      continue;
+    }
+    i += scanWord(words, i, sink);
+  }
+}
+
+/** Scan `words[i]`; returns how many following words it consumed. */
+function scanWord(words: string[], i: number, sink: TokenSink): number {
+  const word = words[i];
+  if (word.length === 1 && !isWordChar(word)) {
+    sink(word);
+    return 0;
+  }
+  let area = 0;
+  while (area < word.length && OPENERS.has(word[area]) && !AREA_CODE.test(word.slice(area, area + 7))) area++;
+  if (AREA_CODE.test(word.slice(area, area + 7))) {
+    const consumed = scanAreaCode(words, i, area, sink);
+    if (consumed >= 0) return consumed;
+  }
+  const { core, before, after } = strip(word);
+  for (const char of before) sink(char);
+  let consumed = 0;
+  if (core) consumed = scanCore(words, i, core, after === "", sink);
+  for (const char of after) sink(char);
+  return consumed;
+}
+
+function scanCore(words: string[], i: number, core: string, open: boolean, sink: TokenSink): number {
+  if (PLAIN_WORD.test(core)) {
+    const lower = core.toLowerCase();
+    const code = open && lower.length === 3 && core === core.toUpperCase() && currencyOf(lower);
+    if (code && joinCurrency(words, i, lower, sink)) return 1;
+    sink(lower);
+    return 0;
+  }
+  const lower = core.toLowerCase();
+  if (open && i + 1 < words.length) {
+    const joined = joinForms(words, i, lower, sink);
+    if (joined >= 0) return joined;
+  }
+  const typed = typedTokens(lower);
+  if (typed) {
+    for (const token of typed) sink(token, core);
+    return 0;
+  }
+  if (lower.includes("://") || lower.includes("@") || lower.includes(".")) scanLinks(core, sink);
+  else plainTokens(lower, sink);
+  return 0;
+}
+
+/** A phone number that starts with an area code in brackets: `(555) 123-4567`; -1 when it is not one. */
+function scanAreaCode(words: string[], i: number, area: number, sink: TokenSink): number {
+  const { core, after } = strip(words[i].slice(area), true);
+  const lower = core.toLowerCase();
+  const openers = words[i].slice(0, area);
+  if (after === "" && i + 1 < words.length) {
+    const found = longestJoin(words, i, lower, 6, (part) => PHONE_PART.test(part), phoneToken, " ");
+    if (found) {
+      for (const char of openers) sink(char);
+      return emitJoined(found, sink);
+    }
+  }
+  const single = phoneToken(lower);
+  if (!single) return -1;
+  for (const char of openers) sink(char);
+  sink(single, core);
+  for (const char of after) sink(char);
+  return 0;
+}
+
+/** A core that is one typed value on its own: phone, IBAN, card, number or amount. */
+function typedTokens(lower: string): string[] | undefined {
+  if (lower.length < 8 && DIGITS.test(lower)) return [`num:${lower}`];
+  if (!NUMERIC_START.test(lower) && !IBAN_HEAD.test(lower.slice(0, 4))) return undefined;
+  const single = phoneToken(lower) ?? ibanToken(lower) ?? cardToken(lower);
+  return single ? [single] : amountTokens(lower);
+}
+
+/** Forms written across several words; returns the number of extra words used, or -1 when none applies. */
+function joinForms(words: string[], i: number, lower: string, sink: TokenSink): number {
+  const raw = words[i];
+  if (IBAN_HEAD.test(lower)) {
+    const found = longestJoin(words, i, lower, 8, (part) => IBAN_GROUP.test(part), (text) => ibanToken(text), "");
+    if (found) return emitJoined(found, sink);
+  }
+  if (/^\d{4}$/.test(lower)) {
+    const found = longestJoin(words, i, lower, 4, (part) => CARD_GROUP.test(part), cardToken, " ");
+    if (found) return emitJoined(found, sink);
+  }
+  if (lower.startsWith("+") || lower.startsWith("(")) {
+    const found = longestJoin(words, i, lower, 6, (part) => PHONE_PART.test(part), phoneToken, " ");
+    if (found) return emitJoined(found, sink);
+  }
+  const currency = lower.length === 1 && currencyOf(lower);
+  if (currency) return joinCurrency(words, i, lower, sink) ? 1 : -1;
+  const amount = amountTokens(lower);
+  if (amount && amount.length === 1) {
+    const next = strip(words[i + 1]);
+    const written = next.core.length === 3 ? next.core === next.core.toUpperCase() : next.core.length === 1;
+    const code = next.before === "" && written ? currencyOf(next.core.toLowerCase()) : undefined;
+    if (code) {
+      sink(`cur:${code}`, `${raw} ${next.core}`);
+      sink(amount[0], `${raw} ${next.core}`);
+      for (const char of next.after) sink(char);
+      return 1;
+    }
+  }
+  return -1;
+}
+
+/** `USD 1,000` or `$ 1,000`: a currency word followed by a plain number. */
+function joinCurrency(words: string[], i: number, lower: string, sink: TokenSink): boolean {
+  if (i + 1 >= words.length) return false;
+  const next = strip(words[i + 1]);
+  if (next.before !== "") return false;
+  const amount = amountTokens(next.core.toLowerCase());
+  if (!amount || amount.length !== 1) return false;
+  const raw = `${words[i]} ${next.core}`;
+  sink(`cur:${currencyOf(lower)}`, raw);
+  sink(amount[0], raw);
+  for (const char of next.after) sink(char);
+  return true;
+}
+
+interface Joined {
+  readonly token: string;
+  readonly extra: number;
+  readonly raw: string;
+  readonly after: string;
+}
+
+/** The longest run of up to `max` following words that `read` accepts when joined to `first`. */
+function longestJoin(
+  words: string[],
+  i: number,
+  first: string,
+  max: number,
+  fits: (part: string) => boolean,
+  read: (text: string) => string | undefined,
+  glue: string,
+): Joined | undefined {
+  const parts: { core: string; after: string }[] = [];
+  for (let k = i + 1; k < words.length && parts.length < max; k++) {
+    const next = strip(words[k]);
+    const core = next.core.toLowerCase();
+    if (next.before !== "" || !fits(core)) break;
+    parts.push({ core, after: next.after });
+    if (next.after !== "") break;
+  }
+  for (let n = parts.length; n >= 1; n--) {
+    const text = [first, ...parts.slice(0, n).map((part) => part.core)].join(glue);
+    const token = read(text);
+    if (token) {
+      const raw = [words[i], ...parts.slice(0, n).map((part) => part.core)].join(" ");
+      return { token, extra: n, raw, after: parts[n - 1].after };
+    }
+  }
+  return undefined;
+}
+
+function emitJoined(found: Joined, sink: TokenSink): number {
+  sink(found.token, found.raw);
+  for (const char of found.after) sink(char);
+  return found.extra;
+}
+
+/** A word without its leading brackets, quotes and bullets and its trailing brackets, quotes and sentence marks. */
+function strip(word: string, keepOpeners = false): { core: string; before: string; after: string } {
+  let start = 0;
+  let end = word.length;
+  while (start < end && keepOpeners === false && OPENERS.has(word[start])) start++;
+  while (end > start && CLOSERS.has(word[end - 1])) {
+    if (word[end - 1] === ")" && balanced(word, start, end)) break;
+    end--;
+  }
+  return { core: word.slice(start, end), before: word.slice(0, start), after: word.slice(end) };
+}
+
+/** Whether `word[start, end)` has at least as many `(` as `)`, so a final `)` belongs to it. */
+function balanced(word: string, start: number, end: number): boolean {
+  let depth = 0;
+  for (let k = start; k < end; k++) {
+    if (word[k] === "(") depth++;
+    else if (word[k] === ")") depth--;
+  }
+  return depth >= 0;
+}
+
+function plainTokens(lower: string, sink: TokenSink): void {
+  for (const token of lower.match(TOKEN) ?? []) sink(token);
+}
+
+/** Links, e-mail addresses and hosts inside one core, glued to markup or not; the rest as plain tokens. */
+function scanLinks(core: string, sink: TokenSink): void {
+  const starts: { start: number; body: number }[] = [];
+  for (let at = core.indexOf("://"); at >= 0; at = core.indexOf("://", at + 3)) {
+    let start = at;
+    const floor = starts.length ? starts[starts.length - 1].body : 0;
+    while (start > floor && isSchemeChar(core.charCodeAt(start - 1))) start--;
+    while (start < at && !/[a-z]/i.test(core[start])) start++;
+    if (start < at) starts.push({ start, body: at + 3 });
+  }
+  let done = 0;
+  starts.forEach(({ start, body }, n) => {
+    const end = n + 1 < starts.length ? starts[n + 1].start : core.length;
+    scanAddresses(core.slice(done, start), sink);
+    let last = end;
+    while (last > body && CLOSERS.has(core[last - 1]) && !(core[last - 1] === ")" && balanced(core, body, last))) {
+      last--;
+    }
+    const token = urlToken(core.slice(start, body - 3).toLowerCase(), core.slice(body, last));
+    if (token) sink(token, core.slice(start, last));
+    else plainTokens(core.slice(start, last).toLowerCase(), sink);
+    plainTokens(core.slice(last, end), sink);
+    done = end;
+  });
+  scanAddresses(core.slice(done), sink);
+}
+
+function urlToken(scheme: string, rest: string): string | undefined {
+  let authorityEnd = rest.search(/[/?#]/);
+  if (authorityEnd < 0) authorityEnd = rest.length;
+  const authority = rest.slice(0, authorityEnd);
+  const at = authority.lastIndexOf("@");
+  const userinfo = at >= 0 ? authority.slice(0, at + 1) : "";
+  const hostPort = authority.slice(at + 1);
+  const colon = hostPort.lastIndexOf(":");
+  let host = hostPort;
+  let port = "";
+  if (colon >= 0 && /^\d*$/.test(hostPort.slice(colon + 1))) {
+    [host, port] = [hostPort.slice(0, colon), hostPort.slice(colon + 1)];
+  }
+  const canonical = canonicalHost(host.replace(/\.$/, ""), true);
+  if (!canonical) return undefined;
+  if (port === DEFAULT_PORTS[scheme]) port = "";
+  const path = rest.slice(authorityEnd);
+  return `url:${scheme}://${userinfo}${canonical}${port ? `:${port}` : ""}${path.startsWith("/") ? path : `/${path}`}`;
+}
+
+/** E-mail addresses in a piece of a core with no URL in it; hosts and plain tokens between them. */
+function scanAddresses(piece: string, sink: TokenSink): void {
+  let done = 0;
+  for (let at = piece.indexOf("@"); at >= 0; at = piece.indexOf("@", at + 1)) {
+    if (at < done) continue;
+    let start = at;
+    while (start > done && isAddressChar(piece, start - 1, "._%+-")) start--;
+    let end = at + 1;
+    while (end < piece.length && isAddressChar(piece, end, ".-")) end++;
+    while (end > at + 1 && /[.-]/.test(piece[end - 1])) end--;
+    const domain = canonicalHost(piece.slice(at + 1, end));
+    if (start === at || !domain) continue;
+    scanHosts(piece.slice(done, start), sink);
+    sink(`email:${piece.slice(start, at).toLowerCase()}@${domain}`, piece.slice(start, end));
+    done = end;
+  }
+  scanHosts(piece.slice(done), sink);
+}
+
+/**
+ * Where a host glued to the next sentence ends: in `www.x.com.They`, a capitalised word right after a common
+ * top-level domain written in lower case (from the third label on) starts a sentence, so the host is `www.x.com`.
+ * Returns the length of the host part.
+ */
+function sentenceCut(run: string): number {
+  const labels = run.split(".");
+  let length = labels[0].length + 1 + (labels[1]?.length ?? 0);
+  for (let k = 2; k < labels.length; k++) {
+    if (SENTENCE_START.test(labels[k]) && COMMON_TLDS.has(labels[k - 1])) return length;
+    length += 1 + labels[k].length;
+  }
+  return run.length;
+}
+
+/** Hosts (and host/path links) in a piece with no URL or address in it; the rest as plain tokens. */
+function scanHosts(piece: string, sink: TokenSink): void {
+  if (!piece) return;
+  if (!piece.includes(".")) return plainTokens(piece.toLowerCase(), sink);
+  let done = 0;
+  for (const match of piece.matchAll(HOST_RUN)) {
+    let start = match.index!;
+    let end = start + match[0].length;
+    while (start < end && /[.-]/.test(piece[start])) start++;
+    while (end > start && /[.-]/.test(piece[end - 1])) end--;
+    end = start + sentenceCut(piece.slice(start, end));
+    const text = piece.slice(start, end);
+    if (!text.includes(".")) continue;
+    const host = canonicalHost(text);
+    if (!host) continue;
+    const tld = host.slice(host.lastIndexOf(".") + 1);
+    if (NOT_TLDS.has(tld) && !host.startsWith("www.")) continue;
+    plainTokens(piece.slice(done, start).toLowerCase(), sink);
+    let linkEnd = end;
+    const tail = piece.slice(end);
+    const path = /^(?::\d+)?[/?#]/.test(tail) ? tail : "";
+    if (path) linkEnd = piece.length;
+    sink(path ? `link:${host}${path}` : `host:${host}`, piece.slice(start, linkEnd));
+    done = linkEnd;
+    if (path) break;
+  }
+  plainTokens(piece.slice(done).toLowerCase(), sink);
+}
+
+function isSchemeChar(code: number): boolean {
+  const lower = code | 32;
+  return (lower >= 97 && lower <= 122) || (code >= 48 && code <= 57) || code === 43 || code === 45 || code === 46;
+}
+
+/** A letter, mark or digit (any script), or one of `extra`. */
+function isAddressChar(text: string, at: number, extra: string): boolean {
+  const code = text.charCodeAt(at);
+  if (code < 0x80) {
+    const lower = code | 32;
+    return (lower >= 97 && lower <= 122) || (code >= 48 && code <= 57) || extra.includes(text[at]);
+  }
+  return WIDE_ALNUM.test(text[at]);
+}
+
+/** Whether a one-character word can start a value: a letter, a digit or a currency symbol. */
+function isWordChar(char: string): boolean {
+  const code = char.charCodeAt(0);
+  if (code >= 0x80) return SYMBOL_OR_ALNUM.test(char);
+  const lower = code | 32;
+  return (lower >= 97 && lower <= 122) || (code >= 48 && code <= 57) || code === 36;
+}

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type Label, Ledger, meet, type PartialLabel, type Trust } from "../core/mod.ts";
+import { type Label, Ledger, meet, type PartialLabel, type Trust, trustRank } from "../core/mod.ts";
 import { EvidenceIndex } from "../harvest/mod.ts";
 import { BranchClosedError } from "./guard_errors.ts";
 import type { AnswerSchema } from "./policy/mod.ts";
@@ -152,8 +152,10 @@ export class Branch {
       vouches: entry.fields ? "fields" : "text",
     });
     this.#sources.push(source);
-    if (entry.fields) this.evidence.addFields(source.id, entry.fields);
-    for (const text of entry.texts ?? []) this.evidence.addText(source.id, text);
+    // Indexed by trust rank, so a look-up finds the strongest source first and can stop there.
+    const rank = trustRank(entry.trust);
+    if (entry.fields) this.evidence.addFields(source.id, entry.fields, rank);
+    for (const text of entry.texts ?? []) this.evidence.addText(source.id, text, rank);
     return source;
   }
 

@@ -4,7 +4,7 @@
  * @module
  */
 import { trustRank } from "../core/mod.ts";
-import { findEmbeddedValues, isAddressList, isWeakValue, parseAddressList, tokenize } from "../harvest/mod.ts";
+import { findEmbeddedValues, isAddressList, parseAddressList, tokenize, weakEvidence } from "../harvest/mod.ts";
 import type { Evidence, Gap, Note } from "./gap.ts";
 import type { ArgRule, ToolPolicy } from "./policy/mod.ts";
 import type { JudgeState } from "./judge_state.ts";
@@ -73,11 +73,12 @@ function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Finding
   const vouching = sources.filter((source) => trustRank(source.trust) >= trustRank(rule.require!));
   if (vouching.length) {
     found.evidence.push({ argument: leaf.path, value: leaf.text, sources: uniqueNames(vouching) });
-    if (isWeakValue(leaf.text)) {
+    const weakness = weakEvidence(leaf.text);
+    if (weakness) {
       found.notes.push({
         code: "weak-evidence",
-        message: `${shown} matched ${rule.require} input from ${names(vouching)}, but a value this short is weak ` +
-          `evidence; protect ${leaf.path} with an allow list or on_tainted`,
+        message: `${shown} matched ${rule.require} input from ${names(vouching)}, but it is weak evidence ` +
+          `(${weakness}); protect ${leaf.path} with an allow list or on_tainted`,
       });
     }
     return;

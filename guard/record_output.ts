@@ -20,6 +20,7 @@ import { incomingLabel } from "./judge.ts";
 import { checkLabel } from "./labelled.ts";
 import { type Policy, toolPolicy } from "./policy/mod.ts";
 import { readLeaves } from "./read_leaves.ts";
+import { compileFieldPatterns } from "../harvest/mod.ts";
 import { errorText } from "./tool_call.ts";
 
 /** Options for recording one tool output. */
@@ -128,15 +129,19 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
     return leaves.filter((leaf) => leaf.deep).map((leaf) => leaf.path || "(root)");
   }
   // Structured output vouches only for complete field values; fields written by strangers vouch for nothing.
-  const strangerFields = new Set(item.fields);
+  // A pattern covers a whole subtree: `from` also covers `from.address` and `from[0].name`.
+  const isStranger = compileFieldPatterns(item.fields);
   const leaves = readLeaves(item.structured);
-  const own = leaves.filter((leaf) => !leaf.deep && !strangerFields.has(lastKey(leaf.path)));
-  const stranger = leaves.filter((leaf) => !leaf.deep && strangerFields.has(lastKey(leaf.path)));
+  const own = leaves.filter((leaf) => !leaf.deep && !isStranger(leaf.path));
+  const stranger = leaves.filter((leaf) => !leaf.deep && isStranger(leaf.path));
   const deep = leaves.filter((leaf) => leaf.deep);
   branch.addSource(name, { trust, label, fields: own.map((leaf) => leaf.text) });
   if (deep.length) branch.addSource(`${name}[deep]`, { trust, label, texts: deep.map((leaf) => leaf.text) });
   if (stranger.length) {
-    const names = [...new Set(stranger.map((leaf) => lastKey(leaf.path)))].sort();
+    const names = item.fields.filter((pattern) => {
+      const matches = compileFieldPatterns([pattern]);
+      return stranger.some((leaf) => matches(leaf.path));
+    }).sort();
     branch.addSource(`${name}[${names.join(",")}]`, {
       trust: "suspicious",
       label: meetPartial(label, knownLabel(makeLabel(label.known.readers, "suspicious"))),
@@ -147,17 +152,6 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
 }
 
 /** The last property name of a leaf path: `[3].subject` -> `subject` (linear: keys may be long and hostile). */
-function lastKey(path: string): string {
-  let end = path.length;
-  while (end > 0 && path[end - 1] === "]") {
-    const open = path.lastIndexOf("[", end - 1);
-    if (open < 0 || !/^\d+$/.test(path.slice(open + 1, end - 1))) break;
-    end = open;
-  }
-  const bare = path.slice(0, end);
-  return bare.slice(bare.lastIndexOf(".") + 1);
-}
-
 function parseJsonObject(text: string): unknown {
   const trimmed = text.trim();
   if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return undefined;

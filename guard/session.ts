@@ -79,8 +79,23 @@ export function judgeState(session: Session, branch: Branch): JudgeState {
     label: branch.label,
     tainters: branch.tainters,
     effects: session.ledger.store.committed(),
-    evidence: (value) => branch.evidence.find(value).map((match) => session.sources[match.sourceId]),
+    evidence: (value) => namedSources(branch, session, value),
   };
+}
+
+/**
+ * How many sources of one value Gate 1 names. The index yields them strongest trust first, so a vouching source is
+ * always among them; a value that recurs in thousands of outputs costs no more than one named a few times.
+ */
+const NAMED_SOURCES = 8;
+
+function namedSources(branch: Branch, session: Session, value: string): Source[] {
+  const named: Source[] = [];
+  for (const id of branch.evidence.sources(value)) {
+    named.push(session.sources[id]);
+    if (named.length === NAMED_SOURCES) break;
+  }
+  return named;
 }
 
 function bindApprovers(policy: Policy, rules: Readonly<Record<string, ApproverRule>>): Record<string, PlannerApprover> {

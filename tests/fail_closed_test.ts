@@ -34,7 +34,7 @@ Deno.test("Guard.propose() records a failing tool's error text as its output, un
   await assert.rejects(
     guard.propose("fetch_page", {}, {
       run: () => {
-        throw new Error("404 for https://eve.example/?to=eve@attacker.example");
+        throw new Error("404 for https://eve.example/inbox, reported to eve@attacker.example");
       },
     }),
     /404 for/,

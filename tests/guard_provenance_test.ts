@@ -245,7 +245,7 @@ Deno.test("Guard.decide() passes a short value matched in trusted input with a w
   assert.equal(decision.outcome, "allow");
   assert.deepEqual(decision.notes, [{
     code: "weak-evidence",
-    message: "amount='50' matched trusted input from user, but a value this short is weak evidence; " +
+    message: "amount='50' matched trusted input from user, but it is weak evidence (at most two characters); " +
       "protect amount with an allow list or on_tainted",
   }]);
   assert.ok(explainDecision(decision).includes("  note [weak-evidence]: amount='50' matched trusted input from user"));

@@ -4,6 +4,7 @@
  * @module
  */
 import { type Label, makeLabel } from "../../core/mod.ts";
+import { compileFieldPatterns } from "../../harvest/mod.ts";
 import { PolicyError, type PolicyIssue } from "./policy_error.ts";
 import { isGapCode, WAIVABLE_GAP_CODES } from "./gap_kinds.ts";
 import { EFFECT_TEMPLATE, normalizeEffect } from "./effect_key.ts";
@@ -217,7 +218,7 @@ class Compiler {
     } else output = { kind: "label", label: this.#labelRef(spec.output, `${at}.output`) };
     return Object.freeze({
       output: Object.freeze(output),
-      untrustedFields: Object.freeze([...(spec.untrusted_fields ?? [])]),
+      untrustedFields: Object.freeze(this.#fieldPatterns(spec.untrusted_fields ?? [], `${at}.untrusted_fields`)),
       ...(spec.on_tainted ? { onTainted: spec.on_tainted } : {}),
       args: Object.freeze(args),
       recipients: Object.freeze(recipients),
@@ -315,6 +316,22 @@ class Compiler {
 
   #list(items: readonly string[]): string {
     return items.map((item) => `"${item}"`).join(", ");
+  }
+
+  /** Untrusted field patterns, each checked now so a bad one fails at load, not at the first output. */
+  #fieldPatterns(patterns: readonly string[], at: string): string[] {
+    patterns.forEach((pattern, index) => {
+      try {
+        compileFieldPatterns([pattern]);
+      } catch (error) {
+        this.#issue(
+          `${at}[${index}]`,
+          `invalid field pattern "${pattern}": ${error instanceof Error ? error.message : String(error)}`,
+          'write a path of keys such as "from", "from.address" or "**.headers"',
+        );
+      }
+    });
+    return [...patterns];
   }
 
   #issue(path: string, message: string, hint: string): void {

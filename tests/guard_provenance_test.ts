@@ -249,7 +249,12 @@ Deno.test("Guard.decide() passes a short value matched in trusted input with a w
       "protect amount with an allow list or on_tainted",
   }]);
   assert.ok(explainDecision(decision).includes("  note [weak-evidence]: amount='50' matched trusted input from user"));
-  const strong = guard.decide("transfer", { iban: "DE89370400440532013000", amount: "50 EUR", currency: "EUR" });
+  // An amount below 1000 is common enough to be weak whatever its currency; an IBAN is strong evidence.
+  const small = guard.decide("transfer", { iban: "DE89370400440532013000", amount: "50 EUR", currency: "EUR" });
+  assert.match(small.notes[0]?.message ?? "", /weak evidence \(a number below 1000\)/);
+  guard.user("and 1,250.00 EUR to the same account");
+  const strong = guard.decide("transfer", { iban: "DE89370400440532013000", amount: "EUR 1250", currency: "EUR" });
+  assert.equal(strong.outcome, "allow");
   assert.deepEqual(strong.notes, []);
 });
 

@@ -22,6 +22,8 @@ export interface SourceEntry {
   readonly texts?: readonly string[];
   /** Complete field values: only a value equal to a whole field is evidence. */
   readonly fields?: readonly string[];
+  /** Decoded JSON, indexed once: every key and scalar is free text (nested at most 64 levels). */
+  readonly structured?: unknown;
 }
 
 /** How a branch starts. */
@@ -156,6 +158,7 @@ export class Branch {
     const rank = trustRank(entry.trust);
     if (entry.fields) this.evidence.addFields(source.id, entry.fields, rank);
     for (const text of entry.texts ?? []) this.evidence.addText(source.id, text, rank);
+    if (entry.structured !== undefined) this.evidence.addStructured(source.id, entry.structured, rank);
     return source;
   }
 

@@ -19,7 +19,7 @@ import { LabelError } from "./guard_errors.ts";
 import { incomingLabel } from "./judge.ts";
 import { checkLabel } from "./labelled.ts";
 import { type Policy, toolPolicy } from "./policy/mod.ts";
-import { readLeaves } from "./read_leaves.ts";
+import { LEAF_DEPTH_LIMIT, readLeaves } from "./read_leaves.ts";
 import { compileFieldPatterns } from "../harvest/mod.ts";
 import { errorText } from "./tool_call.ts";
 
@@ -120,7 +120,13 @@ interface Indexing {
 function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
   const { trust, label } = item;
   if (trust === "suspicious" || typeof item.structured !== "object" || item.structured === null) {
-    // Untrusted JSON text is also indexed by its decoded leaves: escapes such as \n would otherwise hide a value.
+    // Untrusted JSON text is indexed once, by its decoded keys and leaves (escapes such as \n cannot hide a value),
+    // unless it nests past the limit: then the leaves up to the limit and the rest as text, as below.
+    const json = typeof item.output === "string" && item.data === undefined ? parseJsonObject(item.output) : undefined;
+    if (json !== undefined && !nestsDeeperThan(json, LEAF_DEPTH_LIMIT)) {
+      branch.addSource(name, { trust, label, structured: json });
+      return [];
+    }
     const leaves = typeof item.output === "string"
       ? readLeaves(item.data !== undefined ? item.data : parseJsonObject(item.output))
       : readLeaves(item.output);
@@ -152,6 +158,18 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
 }
 
 /** The last property name of a leaf path: `[3].subject` -> `subject` (linear: keys may be long and hostile). */
+/** Whether a decoded JSON value nests objects or arrays more than `limit` levels (iterative: depth is hostile). */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== "object" || item === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 function parseJsonObject(text: string): unknown {
   const trimmed = text.trim();
   if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return undefined;

@@ -195,6 +195,13 @@ export class SessionHost {
           // This copy's guard spent the ruling and holds the call: give the keys back and rebuild it from the store.
           session.stale = true;
           await session.effects.release(plan.reserve, holder);
+          await this.#audit(session, {
+            kind: "release",
+            reservation: reservationId,
+            tool: call.tool,
+            effects: plan.reserve,
+            error: `ruling "${entry.id}" was already spent`,
+          });
           throw new RequestError(409, "ERR_RULING_SPENT", `Cannot use ruling "${entry.id}": it was already spent`);
         }
       }

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
+import { ElicitRequestSchema } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 import { verifyRecords } from "../adapters/audit/mod.ts";
 import { openStore } from "../adapters/store/mod.ts";
 
@@ -34,13 +35,22 @@ tools:
     once: note.posted
 `;
 
-async function proxy(policyFile: string, store: string): Promise<Client> {
+async function proxy(policyFile: string, store: string, answers?: boolean[]): Promise<Client> {
   const transport = new StdioClientTransport({
     command: DENO,
     args: [...PAB, "mcp", "--policy", policyFile, "--store", store, "--", ...INBOX],
     stderr: "pipe",
   });
-  const client = new Client({ name: "test-agent", version: "1.0.0" }, { capabilities: {} });
+  const client = new Client(
+    { name: "test-agent", version: "1.0.0" },
+    { capabilities: answers ? { elicitation: { form: {} } } : {} },
+  );
+  if (answers) {
+    client.setRequestHandler(ElicitRequestSchema, () => {
+      const allow = answers.shift();
+      return allow === undefined ? { action: "cancel" } : { action: "accept", content: { allow } };
+    });
+  }
   await client.connect(transport);
   return client;
 }
@@ -122,6 +132,36 @@ Deno.test("pab mcp --store: of two proxies on one store calling a once tool at t
       assert.deepEqual(sent.map(textOf).sort(), ['["note:team"]', "[]"]);
     } finally {
       await Promise.all(clients.map((client: Client) => client.close()));
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("pab mcp --store asks the user through elicitation, and the chain keeps the user's ruling", async () => {
+  const { dir, policy, store } = await folder();
+  await Deno.writeTextFile(
+    policy,
+    POLICY.replace("    once: note.posted\n", "    args:\n      to: {require: trusted, on_violation: confirm}\n"),
+  );
+  try {
+    const client = await proxy(policy, store, [true, false]);
+    try {
+      assert.equal(textOf(await client.callTool({ name: "post_note", arguments: { to: "bob" } })), "noted for bob");
+      const no = await client.callTool({ name: "post_note", arguments: { to: "eve" } });
+      assert.equal(no.isError, true);
+      assert.match(textOf(no), /the user did not confirm/);
+    } finally {
+      await client.close();
+    }
+    const opened = await openStore(store);
+    try {
+      const ledger = (await opened.audit("mcp")).flatMap((record) =>
+        record.event.kind === "ledger" ? [(record.event.event as { kind: string }).kind] : []
+      );
+      assert.deepEqual(ledger, ["ruling-minted", "ruling-spent", "dispatch", "blocked"]);
+    } finally {
+      opened.close();
     }
   } finally {
     await Deno.remove(dir, { recursive: true });

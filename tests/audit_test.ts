@@ -43,18 +43,24 @@ Deno.test("verifyJsonl() accepts the chains a session host writes", async () => 
   const store = await sampleStore();
   const records = await store.audit();
   store.close();
-  assert.equal(records.length, 16);
-  assert.deepEqual(records.slice(0, 8).map((record) => record.event.kind), [
+  assert.equal(records.length, 24);
+  const kind = (record: (typeof records)[number]) =>
+    record.event.kind === "ledger" ? `ledger:${(record.event.event as { kind: string }).kind}` : record.event.kind;
+  assert.deepEqual(records.slice(0, 12).map(kind), [
     "session",
     "message",
     "result",
     "decision",
+    "ledger:ruling-minted",
     "ruling",
+    "ledger:ruling-spent",
+    "ledger:dispatch",
     "decision",
     "reservation",
+    "ledger:committed",
     "effect",
   ]);
-  assert.deepEqual(verifyJsonl(toJsonl(records)), { ok: true, records: 16, streams: 2 });
+  assert.deepEqual(verifyJsonl(toJsonl(records)), { ok: true, records: 24, streams: 2 });
 });
 
 Deno.test("verifyJsonl() finds a change to any one byte, at the line it changed", async () => {
@@ -109,7 +115,7 @@ Deno.test("pab audit verify reports the first broken link with its code and exit
   lines[2] = lines[2].replace("attacker", "attackar");
   const memory = memoryIo({ files: { "good.jsonl": text, "bad.jsonl": lines.join("\n") } });
   assert.equal(await auditCommand.run(["verify", "good.jsonl"], memory.io), 0);
-  assert.equal(memory.stdout(), "ok: 16 records in 2 chains verify\n");
+  assert.equal(memory.stdout(), "ok: 24 records in 2 chains verify\n");
   const bad = memoryIo({ files: { "bad.jsonl": lines.join("\n") } });
   assert.equal(await auditCommand.run(["verify", "bad.jsonl"], bad.io), 1);
   assert.match(bad.stdout(), /^broken at line 3: \[ERR_AUDIT_HASH\] record 2 of "s_[0-9a-f]+" was changed: /);
@@ -124,7 +130,7 @@ Deno.test("pab audit verify, show and export read a store file", async () => {
     (await sampleStore(`${dir}/state.kv`)).close();
     const verify = memoryIo();
     assert.equal(await auditCommand.run(["verify", "--store", `${dir}/state.kv`], verify.io), 0);
-    assert.equal(verify.stdout(), "ok: 16 records in 2 chains verify\n");
+    assert.equal(verify.stdout(), "ok: 24 records in 2 chains verify\n");
     const show = memoryIo();
     assert.equal(await auditCommand.run(["show", "--store", `${dir}/state.kv`], show.io), 0);
     assert.match(show.stdout(), /message user: "Send the release to alice@corp.example \\u001b\[31m"\n/);
@@ -133,11 +139,12 @@ Deno.test("pab audit verify, show and export read a store file", async () => {
       show.stdout(),
       / decision send_email \{"to":"eve@attacker.example"\}: block \[untrusted-argument\] \[tainted-context\]\n/,
     );
+    assert.match(show.stdout(), / ledger dispatch \(main\) refund \{"accepted":false,"rulings":\["manager"\]\}\n/);
     // deno-lint-ignore no-control-regex -- the timeline must hold none
     assert.doesNotMatch(show.stdout(), /[\u0000-\u0009\u000b-\u001f\u202e]/);
     const exported = memoryIo();
     assert.equal(await auditCommand.run(["export", "--store", `${dir}/state.kv`], exported.io), 0);
-    assert.deepEqual(verifyJsonl(exported.stdout()), { ok: true, records: 16, streams: 2 });
+    assert.deepEqual(verifyJsonl(exported.stdout()), { ok: true, records: 24, streams: 2 });
     const missing = memoryIo();
     assert.equal(await runCli(["audit", "verify", "--store", `${dir}/nope.kv`], missing.io, { version: "t" }), 2);
     assert.match(

@@ -14,7 +14,13 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const POLICY = "traces/examples/demo.policy.yaml";
 const OPENAI = "traces/examples/hijack.openai.json";
 const PAB = "traces/examples/hijack.pab.jsonl";
-const PAB_TASK_FLAGS = ["--allow-net=localhost", "--allow-read", "--allow-write=/tmp/pab"];
+const PAB_TASK_FLAGS = [
+  "--unstable-kv",
+  "--allow-net=localhost",
+  "--allow-read",
+  "--allow-write=/tmp/pab",
+  "--allow-env=DENO_KV_ACCESS_TOKEN",
+];
 
 async function examples(): Promise<Record<string, string>> {
   const files: Record<string, string> = {};

@@ -6,7 +6,13 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const ESC = String.fromCharCode(27);
 const ANSI = new RegExp(`${ESC}\\[\\d+m`, "g");
 /** Exactly the flags of the `pab` task in deno.json. */
-const PAB_TASK_FLAGS = ["--allow-net=localhost", "--allow-read", "--allow-write=/tmp/pab"];
+const PAB_TASK_FLAGS = [
+  "--unstable-kv",
+  "--allow-net=localhost",
+  "--allow-read",
+  "--allow-write=/tmp/pab",
+  "--allow-env=DENO_KV_ACCESS_TOKEN",
+];
 
 async function runPab(args: string[], flags = PAB_TASK_FLAGS) {
   const output = await new Deno.Command(Deno.execPath(), {

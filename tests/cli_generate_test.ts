@@ -10,7 +10,13 @@ import { parsePolicy } from "../guard/mod.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const TOOLS = "traces/examples/tools";
-const PAB_TASK_FLAGS = ["--allow-net=localhost", "--allow-read", "--allow-write=/tmp/pab"];
+const PAB_TASK_FLAGS = [
+  "--unstable-kv",
+  "--allow-net=localhost",
+  "--allow-read",
+  "--allow-write=/tmp/pab",
+  "--allow-env=DENO_KV_ACCESS_TOKEN",
+];
 
 async function generate(path: string): Promise<string> {
   const memory = memoryIo({ files: { [path]: await Deno.readTextFile(`${ROOT}${path}`) } });

@@ -11,7 +11,7 @@ Deno.test("pab mcp is registered and prints its usage on stdout", async () => {
   assert.equal(await mcpCommand.run(["--help"], memory.io), 0);
   assert.match(
     memory.stdout(),
-    /^Usage: pab mcp --policy FILE \[--hide TOOLS\] \[--ceiling LABEL\] -- CMD \[ARGS\.\.\.\]\n/,
+    /^Usage: pab mcp --policy FILE \[--hide TOOLS\] \[--ceiling LABEL\] \[--store PATH\|URL \[--session ID\]\] -- CMD \[ARGS\.\.\.\]\n/,
   );
   assert.equal(memory.stderr(), "");
 });
@@ -26,6 +26,7 @@ Deno.test("pab mcp exits 2 on bad usage before it starts anything", async () => 
     ],
     [["--policy", "nope.yaml", "--", "server"], /^error: Cannot read policy "nope\.yaml"/],
     [["--polcy", "p.yaml", "--", "server"], /^error: unknown option --polcy \(did you mean --policy\?\)/],
+    [["--policy", "p.yaml", "--session", "s", "--", "server"], /^error: --session names a stored session: add --store/],
   ];
   for (const [args, pattern] of cases) {
     const memory = memoryIo({ files: { "p.yaml": POLICY } });

@@ -6,7 +6,13 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
-const PAB_TASK_FLAGS = ["--allow-net=localhost", "--allow-read", "--allow-write=/tmp/pab"];
+const PAB_TASK_FLAGS = [
+  "--unstable-kv",
+  "--allow-net=localhost",
+  "--allow-read",
+  "--allow-write=/tmp/pab",
+  "--allow-env=DENO_KV_ACCESS_TOKEN",
+];
 
 async function examplesOf(file: string): Promise<{ args: string[]; output: string }[]> {
   const text = await Deno.readTextFile(`${ROOT}${file}`);

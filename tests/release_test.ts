@@ -20,6 +20,11 @@ function permissionFlags(command: string): string[] {
   return command.trim().split(/\s+/).filter((word) => /^(--(allow|deny)-|-A$|--no-prompt$)/.test(word)).sort();
 }
 
+/** The `--unstable-*` flags of a command line, sorted. */
+function unstableFlags(command: string): string[] {
+  return command.trim().split(/\s+/).filter((word) => word.startsWith("--unstable")).sort();
+}
+
 function runs(): string[] {
   return Object.values(workflow.jobs).flatMap((job) => job.steps.flatMap((step) => step.run ? [step.run] : []));
 }
@@ -28,7 +33,15 @@ Deno.test("release.yml compiles pab with exactly the pab task's permission flags
   const compiles = runs().filter((run) => /\bdeno compile\b/.test(run));
   assert.equal(compiles.length, 1);
   assert.deepEqual(permissionFlags(compiles[0]), permissionFlags(config.tasks.pab));
-  assert.deepEqual(permissionFlags(compiles[0]), ["--allow-net=localhost", "--allow-read", "--allow-write=/tmp/pab"]);
+  assert.deepEqual(permissionFlags(compiles[0]), [
+    "--allow-env=DENO_KV_ACCESS_TOKEN",
+    "--allow-net=localhost",
+    "--allow-read",
+    "--allow-write=/tmp/pab",
+  ]);
+  // The binary opens Deno KV stores (pab serve, hook, audit --store, mcp --store) like deno task pab.
+  assert.deepEqual(unstableFlags(compiles[0]), unstableFlags(config.tasks.pab));
+  assert.deepEqual(unstableFlags(compiles[0]), ["--unstable-kv"]);
   assert.match(compiles[0], / cli\.ts$/);
   assert.match(compiles[0], /--target \$\{\{ matrix\.target \}\}/);
 });

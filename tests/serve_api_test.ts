@@ -94,7 +94,10 @@ Deno.test("apiHandler() reserves a once tool, commits it, and blocks it afterwar
     assert.deepEqual(reservation.effects, ["release.sent"]);
     const racing = await call(base, `/v1/sessions/${id}/propose`, { tool: "publish_release", args: { v: 1 } });
     assert.equal(racing.json.status, "blocked");
-    assert.match(String(racing.json.explanation), /another call holds or already wrote "release.sent"/);
+    assert.match(
+      String(racing.json.explanation),
+      /writes or checks "release.sent", which another call holds or the ledger has/,
+    );
     assert.deepEqual(
       await call(base, `/v1/sessions/${id}/commit`, { reservation: reservation.id, output: "published" }),
       {

@@ -52,8 +52,22 @@ Deno.test("pab serve: a restart keeps the ledger and the session", async () => {
       });
       assert.equal((contact.json.decision as { outcome: string }).outcome, "allow");
       const audit = await call(second.url, `/v1/sessions/${id}/audit`);
-      const kinds = (audit.json.events as { event: { kind: string } }[]).map((record) => record.event.kind);
-      assert.deepEqual(kinds, ["session", "result", "decision", "reservation", "effect", "decision", "decision"]);
+      const kinds = (audit.json.events as { event: { kind: string; event?: { kind: string } } }[]).map((record) =>
+        record.event.event ? `ledger:${record.event.event.kind}` : record.event.kind
+      );
+      assert.deepEqual(kinds, [
+        "session",
+        "result",
+        "ledger:dispatch",
+        "ledger:reserved",
+        "decision",
+        "reservation",
+        "ledger:committed",
+        "effect",
+        "ledger:blocked",
+        "decision",
+        "decision",
+      ]);
     } finally {
       await second.stop();
     }

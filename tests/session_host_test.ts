@@ -70,7 +70,7 @@ Deno.test("SessionHost on a shared store: another process sees the session's inp
   }
 });
 
-Deno.test("SessionHost rebuilds a session whose reservation lost a race, so the refused call leaves no trace in it", async () => {
+Deno.test("SessionHost: a reservation that lost a race to another process leaves no trace in the session", async () => {
   const racePolicy = parsePolicy(
     `
 version: 1
@@ -95,4 +95,69 @@ tools:
     storeB.close();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("SessionHost: whichever process reserves and whichever finishes, a once tool runs once and no key stays held", async () => {
+  const oncePolicy = parsePolicy(
+    `
+version: 1
+tools:
+  publish: { output: trusted, on_tainted: allow, once: "release.sent{channel}" }
+  check: { output: trusted, on_tainted: allow, requires_no_prior: ["release.sent{channel}"] }
+`,
+    { source: "once.yaml" },
+  );
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(
+        fc.record({
+          tool: fc.constantFrom("publish", "check"),
+          channel: fc.constantFrom("press", "blog"),
+          reserveAt: fc.nat(2),
+          finishAt: fc.nat(2),
+          fails: fc.boolean(),
+        }),
+        { minLength: 1, maxLength: 12 },
+      ),
+      async (steps) => {
+        const store = await openStore(":memory:");
+        // Three "processes": hosts with their own session copies, on one store.
+        const hosts = [0, 1, 2].map(() => new SessionHost(oncePolicy, store));
+        try {
+          const id = await hosts[0].create();
+          const ran = new Map<string, number>();
+          for (const [n, step] of steps.entries()) {
+            const args = { channel: step.channel };
+            const result = await hosts[step.reserveAt].propose(id, { tool: step.tool, args, reservation: `r${n}` });
+            if (result.status !== "reserved") continue;
+            if (step.tool === "publish" && !step.fails) ran.set(step.channel, (ran.get(step.channel) ?? 0) + 1);
+            await hosts[step.finishAt].commit(id, {
+              reservation: `r${n}`,
+              ...(step.fails ? { error: "failed" } : { output: "ok" }),
+            });
+          }
+          for (const count of ran.values()) assert.equal(count, 1);
+          // Every reservation was finished: nothing is held, and what ran is committed for every process.
+          const effects = store.effects(id);
+          await effects.refresh();
+          for (const channel of ["press", "blog"]) {
+            const key = `release.sent{"channel":"${channel}"}`;
+            assert.equal(effects.committed().has(key), ran.has(channel));
+            if (!ran.has(channel)) {
+              assert.equal(await effects.reserve([key], "probe"), true, `${key} is still held`);
+              await effects.release([key], "probe");
+            }
+          }
+          for (const host of hosts) {
+            const again = await host.propose(id, { tool: "publish", args: { channel: "press" } });
+            assert.equal(again.status === "reserved", !ran.has("press"));
+            if (again.status === "reserved") await host.commit(id, { reservation: again.reservation.id, error: "x" });
+          }
+        } finally {
+          store.close();
+        }
+      },
+    ),
+    { numRuns: 60 },
+  );
 });

@@ -1,11 +1,16 @@
 /**
  * The store, in memory and on Deno KV (one suite for both): all-or-nothing reservations (against a model, and
- * under concurrency), holders, appends that race, large values, and open
- * errors.
+ * under concurrency), holders, appends that race, large values, open
+ * errors, and reservations finished by another process than the one that made them.
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { parsePolicy } from "../guard/mod.ts";
+import { type RequestError, SessionHost } from "../adapters/serve/mod.ts";
 import { KvStore, openStore, type PabStore } from "../adapters/store/mod.ts";
+import { SERVE_POLICY_YAML } from "./_serve_fixtures.ts";
+
+const servePolicy = parsePolicy(SERVE_POLICY_YAML, { source: "serve.yaml" });
 
 /** Every store implementation runs the same tests. */
 const IMPLEMENTATIONS: readonly [string, () => Promise<PabStore>][] = [
@@ -119,11 +124,13 @@ for (const [name, open] of IMPLEMENTATIONS) {
       const record = {
         id: "r1",
         session: "s",
+        holder: "s/ab12/main#call-1",
         tool: "publish",
         args: {},
         fingerprint: "f",
         effects: ["release.sent"],
         keys: ["release.sent"],
+        checks: [],
       };
       await store.saveReservation(record);
       assert.deepEqual(await store.reservation("s", "r1"), record);
@@ -154,5 +161,69 @@ Deno.test("openStore() says why a store cannot be opened", async () => {
     });
   } finally {
     await Deno.remove(file);
+  }
+});
+
+Deno.test("SessionHost.commit() finishes a reservation another host made on the same store", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pab_store_" });
+  const first = new SessionHost(servePolicy, await openStore(`${dir}/state.kv`));
+  const second = new SessionHost(servePolicy, await openStore(`${dir}/state.kv`));
+  try {
+    const id = await first.create();
+    const reserved = await first.propose(id, { tool: "publish_release", args: {}, reservation: "tu_1" });
+    assert.equal(reserved.status, "reserved");
+    // The other host has no guard holding the call: it fails it in the store, under the first host's holder.
+    await second.commit(id, { reservation: "tu_1", error: "timed out" });
+    await assert.rejects(
+      second.commit(id, { reservation: "tu_1", output: "again" }),
+      (error: RequestError) => error.code === "ERR_RESERVATION_UNKNOWN",
+    );
+    // Released: the tool may run again, and this time the other host commits it.
+    assert.equal(
+      (await first.propose(id, { tool: "publish_release", args: {}, reservation: "tu_2" })).status,
+      "reserved",
+    );
+    await second.commit(id, { reservation: "tu_2", output: "published" });
+    for (const host of [first, second]) {
+      const again = await host.propose(id, { tool: "publish_release", args: {} });
+      assert.equal(again.status, "blocked");
+      assert.deepEqual(again.decision.gaps.map((gap) => gap.code), ["no-prior"]);
+    }
+    const kinds = (await first.audit(id)).map((record) =>
+      record.event.kind === "ledger" ? (record.event.event as { kind: string }).kind : record.event.kind
+    );
+    assert.deepEqual(kinds.filter((kind) => ["reserved", "reservation", "release", "effect"].includes(kind)), [
+      "reserved",
+      "reservation",
+      "release",
+      "reserved",
+      "reservation",
+      "effect",
+    ]);
+    const results = (await second.store.inputs(id, 0)).flatMap((input) =>
+      input.kind === "result" ? [input.output] : []
+    );
+    assert.deepEqual(results, ["timed out", "published"]);
+  } finally {
+    first.store.close();
+    second.store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("SessionHost.commit() in the process that reserved completes the call through its guard", async () => {
+  const host = new SessionHost(servePolicy, await openStore(":memory:"));
+  try {
+    const id = await host.create();
+    const reserved = await host.propose(id, { tool: "publish_release", args: {}, reservation: "r_1" });
+    assert.equal(reserved.status, "reserved");
+    await host.commit(id, { reservation: "r_1", output: "published" });
+    const ledger = (await host.audit(id)).flatMap((record) =>
+      record.event.kind === "ledger" ? [(record.event.event as { kind: string }).kind] : []
+    );
+    assert.deepEqual(ledger, ["dispatch", "reserved", "committed"]);
+    assert.equal((await host.propose(id, { tool: "publish_release", args: {} })).status, "blocked");
+  } finally {
+    host.store.close();
   }
 });

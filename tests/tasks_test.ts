@@ -60,3 +60,13 @@ Deno.test("compile task builds dist/pab from the pab task's entry point", () => 
 Deno.test("start task runs pab demo", () => {
   assert.deepEqual(words(task("start")), ["deno", "task", "pab", "demo"]);
 });
+
+Deno.test("pab and compile tasks open Deno KV stores, read only the KV token, and start no process", () => {
+  for (const name of ["pab", "compile"]) {
+    const line = words(task(name));
+    assert.ok(line.includes("--unstable-kv"), `${name} lacks --unstable-kv (pab serve, hook, audit and mcp --store)`);
+    assert.ok(line.includes("--allow-env=DENO_KV_ACCESS_TOKEN"), `${name} cannot read a remote store's token`);
+    // pab mcp and pab generate --server need --allow-run: the README gives that command; the default sandbox does not.
+    assert.ok(!line.some((word) => word.startsWith("--allow-run")), `${name} grants --allow-run`);
+  }
+});

@@ -15,7 +15,9 @@ export type AuditKind =
   | "ruling"
   | "reservation"
   | "effect"
-  | "release";
+  | "release"
+  /** An event of the guard's ledger (`GuardOptions.onEvent`): dispatch, blocked, ruling minted or spent, reserved, committed, released, tool failed, note. */
+  | "ledger";
 
 /** One event as pab writes it: plain JSON. */
 export interface AuditEvent {

@@ -68,6 +68,11 @@ function summary(record: AuditRecord): string {
       return `${String(event.tool)} ${String(event.reservation)} [${
         Array.isArray(event.effects) ? event.effects.join(", ") : ""
       }]`;
+    case "ledger": {
+      const ledger = (event.event ?? {}) as Record<string, unknown>;
+      const tool = ledger.tool === undefined ? "" : ` ${String(ledger.tool)}`;
+      return `${String(ledger.kind)} (${String(ledger.branch)})${tool} ${short(ledger.detail)}`;
+    }
     default:
       return short(event);
   }

@@ -4,8 +4,10 @@
  *
  * @module
  */
-import { type Label, makeLabel } from "../../core/mod.ts";
+import { type Label, makeLabel, PabError } from "../../core/mod.ts";
 import type { Policy } from "../../guard/mod.ts";
+import { StoredSession } from "../serve/mod.ts";
+import { openStore, type PabStore } from "../store/mod.ts";
 import { IoError, UsageError } from "./cli_error.ts";
 import type { Command } from "./command.ts";
 import type { Io } from "./io.ts";
@@ -13,7 +15,11 @@ import { loadPolicyFile } from "./load_policy.ts";
 import { parseArgs } from "./parse_args.ts";
 import { reportError } from "./report_error.ts";
 
-const HELP = `Usage: pab mcp --policy FILE [--hide TOOLS] [--ceiling LABEL] -- CMD [ARGS...]
+/** The stored session `pab mcp --store` uses unless `--session` names one. */
+export const DEFAULT_MCP_SESSION = "mcp";
+
+const HELP =
+  `Usage: pab mcp --policy FILE [--hide TOOLS] [--ceiling LABEL] [--store PATH|URL [--session ID]] -- CMD [ARGS...]
 
 Run the MCP server CMD ARGS as a child and speak MCP on stdin/stdout in its
 place, deciding every tools/call with the policy before the server sees it.
@@ -31,10 +37,20 @@ Options:
                        tool annotations) label tools the policy does not name,
                        never above LABEL (trusted, attested, untrusted or a
                        label of the policy); without it they stay unlabelled
+      --store PATH|URL Keep the sources, the ledger (effects and reservations),
+                       rulings and the audit log in a Deno KV file or a remote
+                       Deno KV (denokv, Deno Deploy) instead of memory: a
+                       restart keeps them, and proxies on one store share
+                       the session's once effects
+      --session ID     The stored session (default mcp); proxies naming the
+                       same session share what it read, too
   -h, --help           Show this help
 
-Needs --allow-run (to start the server) on top of pab's usual permissions;
-with --allow-env the server inherits pab's environment.
+Needs --allow-run (to start the server), which deno task pab does not grant:
+  deno run --unstable-kv --allow-net=localhost --allow-read --allow-write=/tmp/pab \\
+    --allow-env=DENO_KV_ACCESS_TOKEN --allow-run cli.ts mcp --policy FILE -- CMD ARGS
+(--allow-run=CMD grants that one command; --unstable-kv and the store's
+folder or host are needed for --store.)
 
 Exit codes: 0 the client or the server closed the session; 2 bad usage, a
 policy that cannot be read, or a server that cannot start.
@@ -66,6 +82,8 @@ async function mcp(args: string[], io: Io): Promise<number> {
       policy: { type: "string", short: "p" },
       hide: { type: "string" },
       ceiling: { type: "string" },
+      store: { type: "string" },
+      session: { type: "string" },
       help: { type: "boolean", short: "h" },
     }, "mcp");
     if (values.help) {
@@ -78,7 +96,13 @@ async function mcp(args: string[], io: Io): Promise<number> {
     const policy = await loadPolicyFile(values.policy, io);
     const ceiling = typeof values.ceiling === "string" ? labelNamed(policy, values.ceiling) : undefined;
     const hide = typeof values.hide === "string" ? values.hide.split(",").map((t) => t.trim()).filter(Boolean) : [];
-    const { runStdioProxy } = await import("../mcp/mod.ts");
+    if (typeof values.session === "string" && typeof values.store !== "string") {
+      throw new UsageError("--session names a stored session: add --store PATH|URL", "mcp");
+    }
+    requireRunPermission(command);
+    const store: PabStore | undefined = typeof values.store === "string" ? await openStore(values.store) : undefined;
+    const { labelServerTools, runStdioProxy } = await import("../mcp/mod.ts");
+    const session = typeof values.session === "string" ? values.session : DEFAULT_MCP_SESSION;
     try {
       return await runStdioProxy({
         policy,
@@ -86,15 +110,71 @@ async function mcp(args: string[], io: Io): Promise<number> {
         args: rest,
         hide,
         ...(ceiling ? { ceiling } : {}),
+        ...(store
+          ? {
+            proposer: (server) => {
+              const labelled = labelServerTools(policy, server);
+              return StoredSession.open(labelled.policy, store, session, { casts: labelled.casts });
+            },
+          }
+          : {}),
         log: (line) => void io.stderr.write(`${line}\n`),
       });
     } catch (error) {
       // runStdioProxy throws only when the server cannot be started.
       const why = error instanceof Error ? error.message : String(error);
       throw new IoError(`Cannot start MCP server "${command}": ${why} (check the command; pab mcp needs --allow-run)`);
+    } finally {
+      store?.close();
     }
   } catch (error) {
     return await reportError(error, io);
+  }
+}
+
+/**
+ * `pab mcp` runs without permission to start its server: the flag it needs,
+ * and the command line with it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { RunPermissionError } from "./mcp.ts";
+ * const error = new RunPermissionError("npx");
+ * assert.equal(error.code, "ERR_CLI_PERMISSION");
+ * assert.match(error.message, /^Cannot start MCP server "npx": pab mcp needs --allow-run/);
+ * ```
+ */
+export class RunPermissionError extends PabError {
+  /** Make the error for `command`. */
+  constructor(command: string) {
+    super(
+      "ERR_CLI_PERMISSION",
+      `Cannot start MCP server "${command}": pab mcp needs --allow-run, which deno task pab does not grant ` +
+        `(run: deno run --unstable-kv --allow-net=localhost --allow-read --allow-write=/tmp/pab ` +
+        `--allow-env=DENO_KV_ACCESS_TOKEN --allow-run cli.ts mcp ...)`,
+    );
+    this.name = "RunPermissionError";
+  }
+}
+
+/**
+ * Throw {@linkcode RunPermissionError} unless this process may run `command`
+ * (granted by `--allow-run` or `--allow-run=CMD`; never asked interactively,
+ * since stdin belongs to the MCP client).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { requireRunPermission, RunPermissionError } from "./mcp.ts";
+ * const granted = Deno.permissions.querySync({ name: "run", command: "pab-test-server" }).state === "granted";
+ * if (granted) requireRunPermission("pab-test-server");
+ * else assert.throws(() => requireRunPermission("pab-test-server"), RunPermissionError);
+ * ```
+ */
+export function requireRunPermission(command: string): void {
+  if (Deno.permissions.querySync({ name: "run", command }).state !== "granted") {
+    throw new RunPermissionError(command);
   }
 }
 

@@ -58,6 +58,37 @@ export interface ServerGuardOptions {
  * ```
  */
 export function guardForServer(policy: Policy, options: ServerGuardOptions): Guard {
+  const labelled = labelServerTools(policy, options);
+  return new Guard(labelled.policy, {
+    casts: labelled.casts,
+    ...(options.confirm ? { confirm: options.confirm } : {}),
+  });
+}
+
+/**
+ * The policy and cast functions {@linkcode guardForServer} makes its guard
+ * with, for callers that make guards themselves (`pab mcp --store`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { compilePolicy } from "../../guard/mod.ts";
+ * import { makeLabel } from "../../core/mod.ts";
+ * import { labelServerTools } from "./guard_for_server.ts";
+ * import { ServerSignals } from "./server_signals.ts";
+ * const policy = compilePolicy({ version: 1 });
+ * const labelled = labelServerTools(policy, {
+ *   tools: ["search"],
+ *   signals: new ServerSignals(policy),
+ *   ceiling: makeLabel(["public"], "suspicious"),
+ * });
+ * assert.deepEqual(Object.keys(labelled.casts), ["mcp"]);
+ * ```
+ */
+export function labelServerTools(
+  policy: Policy,
+  options: ServerGuardOptions,
+): { readonly policy: Policy; readonly casts: Readonly<Record<string, CastFunction>> } {
   const casts = new Map<string, CastPolicy>(Object.entries(policy.casts));
   if (options.ceiling) {
     for (const tool of options.tools) {
@@ -76,5 +107,5 @@ export function guardForServer(policy: Policy, options: ServerGuardOptions): Gua
         throw new Error(`cast "${spec.cast}" is code registered by an agent, and pab mcp cannot run it`);
       };
   }
-  return new Guard(labelled, { casts: functions, ...(options.confirm ? { confirm: options.confirm } : {}) });
+  return { policy: labelled, casts: functions };
 }

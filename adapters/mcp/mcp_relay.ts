@@ -9,7 +9,7 @@ import type { Transport } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/tran
 import type { JSONRPCMessage } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 import type { Label } from "../../core/mod.ts";
 import { type Decision, type Guard, type Policy, withLabel } from "../../guard/mod.ts";
-import { guardForServer } from "./guard_for_server.ts";
+import { guardForServer, type ServerGuardOptions } from "./guard_for_server.ts";
 import { ServerSignals } from "./server_signals.ts";
 import { deniedResult, resultText, rulingElicitation, type ToolResult, userAllowed } from "./tool_call_answers.ts";
 
@@ -27,7 +27,19 @@ export interface McpRelayOptions {
   readonly ceiling?: Label;
   /** Diagnostics (never written to the client's stream). */
   readonly log?: (line: string) => void;
+  /**
+   * Makes what decides and records the calls, once the server's tools are
+   * known (default: a guard in this process's memory, from `guardForServer`).
+   * `pab mcp --store` passes a session kept in a store.
+   */
+  readonly proposer?: ProposerFactory;
 }
+
+/** What decides, runs and records a call, as `Guard.propose` does. */
+export type Proposer = Pick<Guard, "propose">;
+
+/** Makes a {@linkcode Proposer} for a server, from its tools and signals (see `labelServerTools`). */
+export type ProposerFactory = (server: Omit<ServerGuardOptions, "confirm">) => Promise<Proposer>;
 
 type Id = string | number;
 type Message = Record<string, unknown> & { id?: Id; method?: string; params?: unknown };
@@ -64,6 +76,7 @@ export class McpRelay {
   readonly #waiting = new Map<string, Waiter>();
   readonly #lists = new Set<string>();
   #guard: Promise<Guard> | undefined;
+  #proposer: Promise<Proposer> | undefined;
   #counter = 0;
   #canAsk = false;
   #closing = false;
@@ -83,7 +96,7 @@ export class McpRelay {
     return this.#closed;
   }
 
-  /** The guard, once the first tool call made it (for inspection and tests). */
+  /** The guard, once the first tool call made it (for inspection and tests); undefined with `options.proposer`. */
   get guard(): Promise<Guard> | undefined {
     return this.#guard;
   }
@@ -181,7 +194,7 @@ export class McpRelay {
     }
     let relayed: Message | undefined;
     try {
-      const guard = await this.#guardReady();
+      const guard = await this.#ready();
       const outcome = await guard.propose(tool, args, {
         accept: true,
         ...(this.#canAsk ? { confirm: (decision: Decision) => this.#askUser(decision) } : {}),
@@ -208,22 +221,41 @@ export class McpRelay {
     }
   }
 
+  /** What proposes calls: the guard in memory, or what `options.proposer` makes. */
+  #ready(): Promise<Proposer> {
+    const { proposer } = this.#options;
+    if (!proposer) return this.#guardReady();
+    this.#proposer ??= this.#serverTools().then((tools) =>
+      proposer({
+        tools,
+        signals: this.#signals,
+        ...(this.#options.ceiling ? { ceiling: this.#options.ceiling } : {}),
+      })
+    );
+    return this.#proposer;
+  }
+
   /** The guard, made at the first call, once the server's tool list is known (for the casts). */
   #guardReady(): Promise<Guard> {
-    this.#guard ??= (async () => {
-      const tools: string[] = [];
-      let cursor: unknown;
-      do {
-        const listed = this.#listed(await this.#request("server", "tools/list", cursor ? { cursor } : {}));
-        const result = isRecord(listed.result) ? listed.result : {};
-        for (const tool of Array.isArray(result.tools) ? result.tools : []) {
-          if (isRecord(tool) && typeof tool.name === "string") tools.push(tool.name);
-        }
-        cursor = result.nextCursor;
-      } while (typeof cursor === "string" && cursor && tools.length < 10_000);
-      return guardForServer(this.#options.policy, { tools, signals: this.#signals, ceiling: this.#options.ceiling });
-    })();
+    this.#guard ??= this.#serverTools().then((tools) =>
+      guardForServer(this.#options.policy, { tools, signals: this.#signals, ceiling: this.#options.ceiling })
+    );
     return this.#guard;
+  }
+
+  /** Every tool the server lists, page by page (their annotations are remembered as they pass). */
+  async #serverTools(): Promise<string[]> {
+    const tools: string[] = [];
+    let cursor: unknown;
+    do {
+      const listed = this.#listed(await this.#request("server", "tools/list", cursor ? { cursor } : {}));
+      const result = isRecord(listed.result) ? listed.result : {};
+      for (const tool of Array.isArray(result.tools) ? result.tools : []) {
+        if (isRecord(tool) && typeof tool.name === "string") tools.push(tool.name);
+      }
+      cursor = result.nextCursor;
+    } while (typeof cursor === "string" && cursor && tools.length < 10_000);
+    return tools;
   }
 
   async #askUser(decision: Decision): Promise<boolean> {

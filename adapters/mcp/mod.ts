@@ -22,8 +22,8 @@
  *
  * @module
  */
-export { McpRelay, type McpRelayOptions } from "./mcp_relay.ts";
+export { McpRelay, type McpRelayOptions, type Proposer, type ProposerFactory } from "./mcp_relay.ts";
 export { runStdioProxy, type StdioProxyOptions } from "./stdio_proxy.ts";
-export { guardForServer, MCP_CAST, type ServerGuardOptions } from "./guard_for_server.ts";
+export { guardForServer, labelServerTools, MCP_CAST, type ServerGuardOptions } from "./guard_for_server.ts";
 export { labelFromAnnotations, labelFromIfc, ServerSignals, type ToolAnnotations } from "./server_signals.ts";
 export { deniedResult, resultText, rulingElicitation, type ToolResult, userAllowed } from "./tool_call_answers.ts";

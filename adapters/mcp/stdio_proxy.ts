@@ -10,7 +10,7 @@ import { StdioServerTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/serve
 import type { Label } from "../../core/mod.ts";
 import type { Policy } from "../../guard/mod.ts";
 import { ChildTransport } from "./child_transport.ts";
-import { McpRelay } from "./mcp_relay.ts";
+import { McpRelay, type ProposerFactory } from "./mcp_relay.ts";
 
 /** How to start the proxy. */
 export interface StdioProxyOptions {
@@ -26,6 +26,8 @@ export interface StdioProxyOptions {
   readonly ceiling?: Label;
   /** Diagnostics, for stderr (stdout belongs to the MCP client). */
   readonly log?: (line: string) => void;
+  /** Makes what decides and records the calls (default: a guard in this process's memory). */
+  readonly proposer?: ProposerFactory;
 }
 
 /**
@@ -51,6 +53,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     ...(options.hide ? { hide: options.hide } : {}),
     ...(options.ceiling ? { ceiling: options.ceiling } : {}),
     ...(options.log ? { log: options.log } : {}),
+    ...(options.proposer ? { proposer: options.proposer } : {}),
   });
   server.onclose = () => exited = true;
   const ended = () => void relay.close();

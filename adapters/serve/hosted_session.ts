@@ -1,12 +1,15 @@
 /**
  * One session as a process holds it: a guard rebuilt by replaying the
  * session's inputs from the store, kept in step with inputs other processes
- * append, and a lock so its requests run one at a time in this process.
+ * append, and a lock so its requests run one at a time in this process. The
+ * guard reserves and commits effects in the store's ledger (under holders
+ * scoped to this copy), and tells the session about every ledger event it
+ * makes, for the audit chain.
  *
  * @module
  */
-import { fingerprintCall } from "../../core/mod.ts";
-import { Guard, type GuardOptions, type Policy, type Ruling } from "../../guard/mod.ts";
+import { type EffectStore, fingerprintCall, type LedgerEvent } from "../../core/mod.ts";
+import { Guard, type GuardOptions, type Policy, type Reservation, type Ruling } from "../../guard/mod.ts";
 import type { LedgerEffects, PabStore, SessionInput, SessionRecord } from "../store/mod.ts";
 import { StoreError } from "../store/mod.ts";
 
@@ -49,17 +52,43 @@ export class HostedSession {
   stale = false;
   /** Rulings granted in this session, by id. */
   readonly rulings = new Map<string, HeldRuling>();
+  /** Calls this copy's guard reserved and has not completed, by the API's reservation id. */
+  readonly reservations = new Map<string, Reservation>();
+  /** Prefix of the holders of this copy's reservations in the store (guard ids such as `main#call-1` repeat). */
+  readonly scope: string;
   readonly #store: PabStore;
   #applied = 0;
   #queue: Promise<unknown> = Promise.resolve();
   #busy = 0;
+  #events: LedgerEvent[] = [];
+  #replaying = false;
 
   /** Hold `record` with a fresh guard; call {@linkcode HostedSession.sync} to catch up. */
   constructor(policy: Policy, options: GuardOptions, store: PabStore, record: SessionRecord) {
     this.record = record;
-    this.guard = new Guard(policy, options);
+    this.scope = `${record.id}/${randomHex(6)}`;
     this.effects = store.effects(record.ledger);
+    this.guard = new Guard(policy, {
+      ...options,
+      effects: scopedEffects(this.effects, this.scope),
+      onEvent: (event) => {
+        // Replayed inputs happened before (their events are in the chain already); only new events are kept.
+        if (!this.#replaying) this.#events.push(event);
+      },
+    });
     this.#store = store;
+  }
+
+  /** The holder a reservation of this copy's guard has in the store. */
+  holder(reservation: Reservation): string {
+    return `${this.scope}/${reservation.id}`;
+  }
+
+  /** The guard's ledger events since the last call, in order (for the audit chain). */
+  takeEvents(): LedgerEvent[] {
+    const events = this.#events;
+    this.#events = [];
+    return events;
   }
 
   /** Whether a request is running or waiting. */
@@ -80,15 +109,19 @@ export class HostedSession {
   /** Apply the inputs other processes appended, and read the committed effects again. */
   async sync(): Promise<void> {
     const inputs = await this.#store.inputs(this.record.id, this.#applied);
-    for (const input of inputs) this.#apply(input);
+    this.#replay(inputs);
     this.#applied += inputs.length;
+    // The guard judges against this snapshot (its effect store is the store's ledger).
     await this.effects.refresh();
-    this.guard.ledger.commit([...this.effects.committed()]);
   }
 
-  /** Apply an input here, then append it to the store after whatever others appended meanwhile. */
+  /**
+   * Apply an input here, then append it to the store after whatever others
+   * appended meanwhile. An approver's ruling the guard refuses throws its
+   * `RulingError` and is not appended.
+   */
   async add(input: SessionInput): Promise<void> {
-    this.#apply(input);
+    this.#apply(input, true);
     await this.append(input);
   }
 
@@ -100,13 +133,22 @@ export class HostedSession {
         return;
       }
       const others = await this.#store.inputs(this.record.id, this.#applied);
-      for (const other of others) this.#apply(other);
+      this.#replay(others);
       this.#applied += others.length;
     }
     throw new StoreError("ERR_STORE_WRITE", `Cannot append to session "${this.record.id}": other writers kept going`);
   }
 
-  #apply(input: SessionInput): void {
+  #replay(inputs: readonly SessionInput[]): void {
+    this.#replaying = true;
+    try {
+      for (const input of inputs) this.#apply(input);
+    } finally {
+      this.#replaying = false;
+    }
+  }
+
+  #apply(input: SessionInput, live = false): void {
     switch (input.kind) {
       case "system":
         return this.guard.system(input.text);
@@ -134,9 +176,24 @@ export class HostedSession {
             // The guard accepts only the very object it minted; the id callers use is the store's.
             ruling: this.guard.requestRuling(input.approver, input.tool, input.args),
           });
-        } catch {
+        } catch (error) {
+          if (live) throw error;
           // The world moved (an effect was committed since): the ruling no longer applies here.
         }
     }
   }
+}
+
+/** The store's effects with every holder prefixed by `scope`. */
+function scopedEffects(effects: EffectStore, scope: string): EffectStore {
+  return {
+    reserve: (keys, holder) => effects.reserve(keys, `${scope}/${holder}`),
+    commit: (keys, holder) => effects.commit(keys, `${scope}/${holder}`),
+    release: (keys, holder) => effects.release(keys, `${scope}/${holder}`),
+    committed: () => effects.committed(),
+  };
+}
+
+function randomHex(bytes: number): string {
+  return [...crypto.getRandomValues(new Uint8Array(bytes))].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }

@@ -5,8 +5,8 @@
  * @module
  */
 import { PabError, sha256Hex } from "../../core/mod.ts";
-import { explainDecision } from "../../guard/mod.ts";
-import { type ReserveResult, StoreError } from "../store/mod.ts";
+import { explainDecision, type ReserveResult } from "../../guard/mod.ts";
+import { StoreError } from "../store/mod.ts";
 import { BodyFields } from "./body_fields.ts";
 import { readJsonBody } from "./read_body.ts";
 import { RequestError } from "./request_error.ts";

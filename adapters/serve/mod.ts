@@ -24,4 +24,5 @@ export { apiHandler, type ApiOptions, DEFAULT_MAX_BODY } from "./http_api.ts";
 export { type HeldRuling, HostedSession } from "./hosted_session.ts";
 export { RequestError } from "./request_error.ts";
 export { type CallRequest, type RulingInfo, SessionHost, type SessionHostOptions } from "./session_host.ts";
+export { StoredSession } from "./stored_session.ts";
 export { DEFAULT_PORT, isLoopback, type RunningServer, type ServerOptions, startServer } from "./start_server.ts";

@@ -7,18 +7,20 @@
  * @module
  */
 import { fingerprintCall, type Label, PabError } from "../../core/mod.ts";
-import type { ApproverRule, Decision, GuardOptions, Policy, Recovery, Ruling } from "../../guard/mod.ts";
-import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
 import {
-  completeCall,
-  exclusiveEffects,
-  isReservationConflict,
-  type PabStore,
-  type ReservationRecord,
-  reserveCall,
+  type ApproverRule,
+  type ConfirmFunction,
+  type Decision,
+  type GuardOptions,
+  makeToolCall,
+  planEffects,
+  type Policy,
+  type Recovery,
   type ReserveResult,
-  toolEffects,
-} from "../store/mod.ts";
+  type Ruling,
+} from "../../guard/mod.ts";
+import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
+import type { PabStore, ReservationRecord } from "../store/mod.ts";
 import { type HeldRuling, HostedSession } from "./hosted_session.ts";
 import { RequestError } from "./request_error.ts";
 
@@ -48,6 +50,8 @@ export interface SessionHostOptions {
   readonly cache?: number;
   /** The clock for audit times (default: the system clock). */
   readonly now?: () => Date;
+  /** Further guard options for every session (casts, say); `effects` and `onEvent` are the host's. */
+  readonly guard?: Omit<GuardOptions, "effects" | "onEvent" | "approvers">;
 }
 
 /**
@@ -83,7 +87,7 @@ export class SessionHost {
     // Whoever may call the API speaks for the approvers; each ruling is still limited to its mandate.
     const approvers: Record<string, ApproverRule> = {};
     for (const name of Object.keys(policy.approvers)) approvers[name] = () => true;
-    this.#options = { approvers };
+    this.#options = { ...options.guard, approvers };
     this.policy = policy;
     this.store = store;
     this.#cache = options.cache ?? 1000;
@@ -111,7 +115,7 @@ export class SessionHost {
   message(id: string, role: "system" | "user", text: string): Promise<void> {
     return this.#with(id, async (session) => {
       await session.add({ kind: role, text });
-      await this.#audit(id, { kind: "message", role, text });
+      await this.#audit(session, { kind: "message", role, text });
     });
   }
 
@@ -127,12 +131,14 @@ export class SessionHost {
     return this.#with(id, async (session) => {
       const output = call.error ?? call.output;
       await session.add({ kind: "result", tool: call.tool, args: call.args, output });
-      await this.#audit(id, { kind: "result", tool: call.tool, args: call.args, output, error: call.error });
-      const effects = call.ran && call.error === undefined ? toolEffects(this.policy, call.tool) : [];
+      await this.#audit(session, { kind: "result", tool: call.tool, args: call.args, output, error: call.error });
+      const toolCall = makeToolCall(call.tool, call.args);
+      const effects = call.ran && call.error === undefined
+        ? planEffects(this.policy, toolCall, session.effects.committed()).commit
+        : [];
       if (effects.length) {
-        await session.effects.commit(effects, `result:${fingerprintCall(call.tool, call.args)}`);
-        session.guard.ledger.commit(effects);
-        await this.#audit(id, { kind: "effect", reservation: null, tool: call.tool, effects });
+        await session.effects.commit(effects, `result:${toolCall.fingerprint}`);
+        await this.#audit(session, { kind: "effect", reservation: null, tool: call.tool, effects });
       }
     });
   }
@@ -141,7 +147,7 @@ export class SessionHost {
   decide(id: string, call: CallRequest): Promise<Decision> {
     return this.#with(id, async (session) => {
       const decision = session.guard.decide(call.tool, call.args);
-      await this.#audit(id, { kind: "decision", decision });
+      await this.#audit(session, { kind: "decision", decision });
       return decision;
     });
   }
@@ -151,7 +157,11 @@ export class SessionHost {
     return this.#with(id, (session) => Promise.resolve(session.guard.planRecovery(call.tool, call.args)));
   }
 
-  /** Decide a call and, if allowed, reserve its effects: the caller then runs the tool and calls {@linkcode SessionHost.commit}. */
+  /**
+   * Decide a call and, if allowed, reserve its effects (`guard.reserve()` on
+   * the store's ledger): the caller then runs the tool and calls
+   * {@linkcode SessionHost.commit}, in this process or any other one.
+   */
   propose(
     id: string,
     call: CallRequest & {
@@ -159,45 +169,73 @@ export class SessionHost {
       readonly rulings?: readonly string[];
       /** The reservation's id (default: a random one). */
       readonly reservation?: string;
+      /** Asked when the call needs the user's confirmation and no ruling of the user's was passed. */
+      readonly confirm?: ConfirmFunction;
     },
   ): Promise<ReserveResult> {
     return this.#with(id, async (session) => {
-      const fingerprint = fingerprintCall(call.tool, call.args);
-      const held = (call.rulings ?? []).map((ruling) => heldRuling(session, ruling, fingerprint));
+      const toolCall = makeToolCall(call.tool, call.args);
+      const held = (call.rulings ?? []).map((ruling) => heldRuling(session, ruling, toolCall.fingerprint));
       const rulings: Ruling[] = held.flatMap((entry) => entry.kind === "approver" ? [entry.ruling] : []);
       const confirmed = held.some((entry) => entry.kind === "user");
-      const reservation = call.reservation ?? `r_${randomHex(12)}`;
-      const result = await reserveCall(session.guard, session.effects, call.tool, call.args, {
-        id: reservation,
+      const confirm = confirmed ? () => true : call.confirm;
+      const reservationId = call.reservation ?? `r_${randomHex(12)}`;
+      // The keys guard.reserve() takes, from the same committed snapshot it judges against.
+      const plan = planEffects(this.policy, toolCall, session.effects.committed());
+      const result = await session.guard.reserve(call.tool, call.args, {
         accept: call.accept === true,
         rulings,
-        ...(confirmed ? { confirm: () => true } : {}),
+        ...(confirm ? { confirm } : {}),
       });
-      await this.#audit(id, { kind: "decision", decision: result.decision, status: result.status });
-      if (isReservationConflict(result.decision)) session.stale = true;
+      await this.#audit(session, { kind: "decision", decision: result.decision, status: result.status });
       if (result.status !== "reserved") return result;
-      const keys = exclusiveEffects(this.policy, call.tool);
+      const holder = session.holder(result.reservation);
       for (const entry of held) {
         if (!(await this.store.spendRuling(id, entry.id))) {
-          await session.effects.release(keys, reservation);
+          // This copy's guard spent the ruling and holds the call: give the keys back and rebuild it from the store.
+          session.stale = true;
+          await session.effects.release(plan.reserve, holder);
+          await this.#audit(session, {
+            kind: "release",
+            reservation: reservationId,
+            tool: call.tool,
+            effects: plan.reserve,
+            error: `ruling "${entry.id}" was already spent`,
+          });
           throw new RequestError(409, "ERR_RULING_SPENT", `Cannot use ruling "${entry.id}": it was already spent`);
         }
       }
       await this.store.saveReservation({
-        id: reservation,
+        id: reservationId,
         session: id,
+        holder,
         tool: call.tool,
         args: call.args,
-        fingerprint,
-        effects: result.reservation.effects,
-        keys,
+        fingerprint: toolCall.fingerprint,
+        effects: plan.commit,
+        keys: plan.reserve,
+        checks: plan.releaseOnSuccess,
       });
-      await this.#audit(id, { kind: "reservation", reservation, tool: call.tool, fingerprint, effects: keys });
-      return result;
+      session.reservations.set(reservationId, result.reservation);
+      await this.#audit(session, {
+        kind: "reservation",
+        reservation: reservationId,
+        holder,
+        tool: call.tool,
+        fingerprint: toolCall.fingerprint,
+        effects: plan.reserve,
+      });
+      return { ...result, reservation: { ...result.reservation, id: reservationId } };
     });
   }
 
-  /** Finish a reserved call with its output (effects committed) or its error (reservation released). */
+  /**
+   * Finish a reserved call with its output (effects committed) or its error
+   * (reservation released). The guard that reserved it completes it when it is
+   * in this process; otherwise the store's record says which keys to commit or
+   * release under which holder, and the output is recorded here. Either way
+   * the store lets a reservation be finished once.
+   */
   commit(
     id: string,
     done: { readonly reservation: string; readonly output?: unknown; readonly error?: string; readonly label?: Label },
@@ -211,23 +249,30 @@ export class SessionHost {
           `Cannot finish reservation "${done.reservation}": session "${id}" holds no such open reservation`,
         );
       }
-      const outcome = done.error !== undefined
-        ? { error: done.error }
-        : { output: done.output, ...(done.label ? { label: done.label } : {}) };
-      await completeCall(session.guard, session.effects, { ...record }, record, outcome);
-      await session.append({
-        kind: "result",
-        tool: record.tool,
-        args: record.args,
-        output: done.error ?? done.output,
-        ...(done.label && done.error === undefined ? { label: done.label } : {}),
-      });
-      await this.#audit(id, {
-        kind: done.error !== undefined ? "release" : "effect",
+      const failed = done.error !== undefined;
+      const label = done.label && !failed ? { label: done.label } : {};
+      const output = failed ? done.error : done.output;
+      const pending = session.reservations.get(record.id);
+      session.reservations.delete(record.id);
+      if (pending && session.holder(pending) === record.holder) {
+        await session.guard.complete(pending, failed ? { error: String(done.error) } : { output, ...label });
+      } else {
+        // Reserved by another process (or an earlier copy of this session): finish it in the store, as complete() would.
+        if (failed) {
+          await session.effects.release(record.keys, record.holder);
+        } else {
+          await session.effects.commit(record.effects, record.holder);
+          await session.effects.release(record.checks, record.holder);
+        }
+        session.guard.record(record.tool, output, { args: record.args, ...label });
+      }
+      await session.append({ kind: "result", tool: record.tool, args: record.args, output, ...label });
+      await this.#audit(session, {
+        kind: failed ? "release" : "effect",
         reservation: record.id,
         tool: record.tool,
-        effects: done.error !== undefined ? record.keys : record.effects,
-        ...(done.error !== undefined ? { error: done.error } : {}),
+        effects: failed ? record.keys : record.effects,
+        ...(failed ? { error: done.error } : {}),
       });
       return record;
     });
@@ -247,12 +292,11 @@ export class SessionHost {
             `Cannot record the user's confirmation of ${tool}: the call has no gap a user may waive`,
           );
         }
-      } else {
-        session.guard.requestRuling(approver, tool, args); // throws (ERR_RULING_REFUSED) when refused
       }
       const rulingId = `${approver}#${randomHex(6)}`;
+      // The guard mints an approver's ruling here, or throws (ERR_RULING_REFUSED) and nothing is kept.
       await session.add({ kind: "ruling", id: rulingId, approver, tool, args });
-      await this.#audit(id, { kind: "ruling", id: rulingId, approver, tool, fingerprint });
+      await this.#audit(session, { kind: "ruling", id: rulingId, approver, tool, fingerprint });
       return { id: rulingId, approver, tool, fingerprint };
     });
   }
@@ -268,13 +312,17 @@ export class SessionHost {
     return await session.run(async () => {
       try {
         await session.sync();
-        return await task(session);
+        const result = await task(session);
+        await this.#audit(session);
+        return result;
       } catch (error) {
+        // What the guard did before the failure (a reservation given back, say) still goes to the chain.
+        await this.#audit(session).catch(() => session.stale = true);
         // A refusal or a bad request changed nothing; anything else may have left this copy ahead of the store.
         session.stale ||= !(error instanceof RequestError) && !isRulingRefusal(error);
         throw error;
       } finally {
-        // A stale copy (a failed write, or a refused reservation that touched the guard) is rebuilt from the store.
+        // A stale copy (a failed write, or a ruling spent elsewhere) is rebuilt from the store.
         if (session.stale && this.#sessions.get(id) === session) this.#sessions.delete(id);
       }
     });
@@ -300,8 +348,14 @@ export class SessionHost {
     return session;
   }
 
-  async #audit(id: string, event: Omit<AuditEvent, "at">): Promise<void> {
-    await this.store.appendAudit(id, { ...event, at: this.#now().toISOString() } as AuditEvent);
+  /** Append the guard's ledger events so far, then `event`, to the session's chain. */
+  async #audit(session: HostedSession | string, event?: Omit<AuditEvent, "at">): Promise<void> {
+    const id = typeof session === "string" ? session : session.record.id;
+    const at = this.#now().toISOString();
+    for (const ledger of typeof session === "string" ? [] : session.takeEvents()) {
+      await this.store.appendAudit(id, { kind: "ledger", at, event: ledger });
+    }
+    if (event) await this.store.appendAudit(id, { ...event, at } as AuditEvent);
   }
 }
 

@@ -23,13 +23,3 @@ export { KvEffects } from "./kv_effects.ts";
 export { MemoryEffects, MemoryStore } from "./memory_store.ts";
 export { openStore } from "./open_store.ts";
 export { StoreError } from "./store_error.ts";
-export {
-  completeCall,
-  type EffectStore,
-  exclusiveEffects,
-  isReservationConflict,
-  type Reservation,
-  reserveCall,
-  type ReserveResult,
-  toolEffects,
-} from "./guard_bridge.ts";

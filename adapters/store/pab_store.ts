@@ -6,9 +6,8 @@
  *
  * @module
  */
-import type { Label } from "../../core/mod.ts";
+import type { EffectStore, Label } from "../../core/mod.ts";
 import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
-import type { EffectStore } from "./guard_bridge.ts";
 
 /** A session as stored. */
 export interface SessionRecord {
@@ -41,22 +40,30 @@ export type SessionInput =
     readonly args: Readonly<Record<string, unknown>>;
   };
 
-/** A reserved call, waiting for its output. */
+/**
+ * A reserved call, waiting for its output. It is durable so that any process
+ * can finish it: the one that reserved it (through its guard) or another one
+ * (straight in the store, with these keys and this holder).
+ */
 export interface ReservationRecord {
-  /** The reservation's id (also the holder of its effect keys). */
+  /** The reservation's id as the API names it (such as `r_...` or the hook's `tu_...`). */
   readonly id: string;
   /** The session that made it. */
   readonly session: string;
+  /** Who holds its effect keys in the store (the reserving process's scope and the guard's reservation id). */
+  readonly holder: string;
   /** The tool. */
   readonly tool: string;
   /** The exact arguments. */
   readonly args: Readonly<Record<string, unknown>>;
   /** The call's fingerprint. */
   readonly fingerprint: string;
-  /** Every effect the call writes when it finishes. */
+  /** Every effect the call writes when it finishes (`planEffects().commit`). */
   readonly effects: readonly string[];
-  /** The effects reserved now (those some tool requires to be absent). */
+  /** The effects reserved now (`planEffects().reserve`); a failed call releases them. */
   readonly keys: readonly string[];
+  /** The reserved keys the call only checked (`planEffects().releaseOnSuccess`); released when it finishes. */
+  readonly checks: readonly string[];
 }
 
 /** Effects of one ledger: an {@linkcode EffectStore} whose snapshot is refreshed from the store. */

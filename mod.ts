@@ -59,7 +59,6 @@ export {
   Guard,
   type GuardOptions,
   type Outcome,
-  parsePolicy,
   type Policy,
   PolicyError,
   type ProposeOptions,
@@ -77,3 +76,4 @@ export {
   type ToolFunction,
   withLabel,
 } from "./guard/mod.ts";
+export { parsePolicy } from "./guard/policy/text/mod.ts";

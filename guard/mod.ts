@@ -52,7 +52,6 @@ export {
   toolPolicy,
   WAIVABLE_GAP_CODES,
 } from "./policy/mod.ts";
-export { parsePolicy, type PolicyFormat } from "./policy/text/mod.ts";
 export { errorText, makeToolCall, type ToolCall } from "./tool_call.ts";
 export { incomingLabel, judge, type Judgement, type JudgeState } from "./judge.ts";
 export { fillTemplate, type PlanContext, type PlannerApprover, planRecovery } from "./plan_recovery.ts";

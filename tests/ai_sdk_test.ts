@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { generateText, isStepCount, type ModelMessage, simulateReadableStream, streamText, tool } from "npm:ai@7.0.173";
 import { MockLanguageModelV4 } from "npm:ai@7.0.173/test";
 import * as z from "npm:zod@4.6.7";
-import { Guard, parsePolicy, ToolCallDenied } from "../guard/mod.ts";
+import { Guard, ToolCallDenied } from "../guard/mod.ts";
+import { parsePolicy } from "../guard/policy/text/mod.ts";
 import { guardTools } from "../adapters/ai_sdk/mod.ts";
 
 const POLICY = (onViolation: "block" | "confirm") =>

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { parsePolicy } from "../guard/mod.ts";
+import { parsePolicy } from "../guard/policy/text/mod.ts";
 import { linkRecord, toJsonl, verifyJsonl, verifyRecords } from "../adapters/audit/mod.ts";
 import { auditCommand } from "../adapters/cli/audit.ts";
 import { memoryIo } from "../adapters/cli/memory_io.ts";

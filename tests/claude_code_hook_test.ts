@@ -8,7 +8,7 @@ import { verifyRecords } from "../adapters/audit/mod.ts";
 import { answerHook, CLAUDE_CODE_HOOK_PATH, claudeCodeRoute, parseHookInput } from "../adapters/claude_code/mod.ts";
 import { SessionHost, startServer } from "../adapters/serve/mod.ts";
 import { openStore } from "../adapters/store/mod.ts";
-import { parsePolicy } from "../guard/mod.ts";
+import { parsePolicy } from "../guard/policy/text/mod.ts";
 import { call, ROOT } from "./_serve_fixtures.ts";
 
 const HOOK_POLICY = `

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { lintPolicyText, memoryIo, runCli } from "../adapters/cli/mod.ts";
-import { parsePolicy } from "../guard/mod.ts";
+import { parsePolicy } from "../guard/policy/text/mod.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const TOOLS = "traces/examples/tools";

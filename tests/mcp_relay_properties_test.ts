@@ -4,7 +4,7 @@ import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 import { InMemoryTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/inMemory.js";
 import { McpServer } from "npm:@modelcontextprotocol/sdk@1.32.2/server/mcp.js";
 import * as z from "zod";
-import { parsePolicy } from "../guard/mod.ts";
+import { parsePolicy } from "../guard/policy/text/mod.ts";
 import { McpRelay } from "../adapters/mcp/mod.ts";
 
 const POLICY = parsePolicy(`version: 1

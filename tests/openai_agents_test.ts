@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { Agent, Runner, tool } from "npm:@openai/agents@0.20.0";
 import { assistantMessage, functionCall, ScriptedModel } from "npm:@openai/agents@0.20.0/testing";
 import * as z from "npm:zod@4.6.7";
-import { Guard, parsePolicy } from "../guard/mod.ts";
+import { Guard } from "../guard/mod.ts";
+import { parsePolicy } from "../guard/policy/text/mod.ts";
 import { guardAgentTools } from "../adapters/openai_agents/mod.ts";
 
 const POLICY = (onViolation: "block" | "confirm") =>

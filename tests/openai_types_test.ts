@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import OpenAI from "npm:openai@7.59.0";
 import type { ChatCompletionMessageParam, ChatCompletionTool } from "npm:openai@7.59.0/resources/chat/completions";
 import { answerToolCalls, recordMessage } from "../adapters/openai/mod.ts";
-import { Guard, parsePolicy } from "../guard/mod.ts";
+import { Guard } from "../guard/mod.ts";
+import { parsePolicy } from "../guard/policy/text/mod.ts";
 
 const POLICY = parsePolicy(`version: 1
 tools:

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { parsePolicy } from "../guard/mod.ts";
+import { parsePolicy } from "../guard/policy/text/mod.ts";
 import { SessionHost, startServer } from "../adapters/serve/mod.ts";
 import { openStore, type PabStore } from "../adapters/store/mod.ts";
 import { call, SERVE_POLICY_YAML } from "./_serve_fixtures.ts";

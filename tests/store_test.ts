@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { parsePolicy } from "../guard/mod.ts";
+import { parsePolicy } from "../guard/policy/text/mod.ts";
 import { type RequestError, SessionHost } from "../adapters/serve/mod.ts";
 import { KvStore, openStore, type PabStore } from "../adapters/store/mod.ts";
 import { SERVE_POLICY_YAML } from "./_serve_fixtures.ts";

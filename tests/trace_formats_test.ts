@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { TraceError } from "../adapters/trace/mod.ts";
-import { parsePolicy } from "../guard/mod.ts";
+import { parsePolicy } from "../guard/policy/text/mod.ts";
 import {
   readAnthropicLog,
   readResponsesLog,

@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { parsePolicy, type Policy } from "../../guard/mod.ts";
+import type { Policy } from "../../guard/mod.ts";
+import { parsePolicy } from "../../guard/policy/text/mod.ts";
 import { readPabTrace } from "../trace/mod.ts";
 import { type FeedMode, type LiveCall, replayLive } from "./replay_live.ts";
 

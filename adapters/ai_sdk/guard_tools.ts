@@ -64,7 +64,8 @@ export interface GuardedTools<TOOLS extends ToolsObject> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { Guard, parsePolicy } from "../../guard/mod.ts";
+ * import { Guard } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
  * import { guardTools } from "./guard_tools.ts";
  * const guard = new Guard(parsePolicy("version: 1\ntools:\n  send_email: {args: {to: {require: trusted}}}\n"));
  * const { toolApproval } = guardTools(guard, {

@@ -6,7 +6,8 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { Guard, parsePolicy } from "../../guard/mod.ts";
+ * import { Guard } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
  * import { guardTools } from "./mod.ts";
  * const { tools, toolApproval } = guardTools(new Guard(parsePolicy("version: 1\n")), {});
  * assert.deepEqual(tools, {});

@@ -8,8 +8,7 @@
  * | `TextEncoder` | `core/fingerprint.ts`: `sha256Hex` encodes the canonical JSON of every call as UTF-8 | every call is blocked with a `guard-error` gap (`'TextEncoder' is not defined`): the guard fails closed |
  * | `structuredClone` | `guard/tool_call.ts`: every call is decided and run on a private copy of the arguments | the arguments cannot be copied, so every call is blocked with a `guard-error` gap (fail closed) |
  *
- * The bundle also names `atob` and `btoa` (zod's base64 checks), which pab's
- * policy schema never calls; they are not shimmed. `tests/quickjs_test.ts`
+ * The core bundle names no other Web API that QuickJS lacks. `tests/quickjs_test.ts`
  * lists every Web API the bundle names that QuickJS lacks and fails when a
  * new one appears.
  *

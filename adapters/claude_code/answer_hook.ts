@@ -32,7 +32,7 @@ export const MAX_RESULT_CHARS = 200_000;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { parsePolicy } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
  * import { SessionHost } from "../serve/mod.ts";
  * import { openStore } from "../store/mod.ts";
  * import { answerHook } from "./answer_hook.ts";

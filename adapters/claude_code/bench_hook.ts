@@ -9,7 +9,7 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { parsePolicy } from "../../guard/mod.ts";
+import { parsePolicy } from "../../guard/policy/text/mod.ts";
 import { SessionHost, startServer } from "../serve/mod.ts";
 import { openStore } from "../store/mod.ts";
 import { CLAUDE_CODE_HOOK_PATH, claudeCodeRoute } from "./hook_route.ts";

@@ -19,7 +19,7 @@ export const CLAUDE_CODE_HOOK_PATH = "/v1/hooks/claude-code";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { parsePolicy } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
  * import { SessionHost } from "../serve/mod.ts";
  * import { openStore } from "../store/mod.ts";
  * import { claudeCodeRoute } from "./hook_route.ts";

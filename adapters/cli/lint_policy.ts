@@ -6,7 +6,8 @@
  */
 import { load } from "npm:js-yaml@5.5.0";
 import { parse as parseJsonc } from "npm:jsonc-parser@3.3.1";
-import { compilePolicy, parsePolicy, type Policy, type PolicyFormat } from "../../guard/mod.ts";
+import { compilePolicy, type Policy } from "../../guard/mod.ts";
+import { parsePolicy, type PolicyFormat } from "../../guard/policy/text/mod.ts";
 
 /**
  * One problem found in a policy, with its kind.

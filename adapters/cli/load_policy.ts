@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { parsePolicy, type Policy, type PolicyFormat } from "../../guard/mod.ts";
+import type { Policy } from "../../guard/mod.ts";
+import { parsePolicy, type PolicyFormat } from "../../guard/policy/text/mod.ts";
 import { IoError } from "./cli_error.ts";
 import { type Io, isStdin } from "./io.ts";
 import { readInputText } from "./read_input.ts";

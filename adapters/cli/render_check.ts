@@ -18,7 +18,7 @@ import type { Style } from "./style.ts";
  * @example
  * ```ts
  * import type { CheckReport } from "./render_check.ts";
- * import { parsePolicy } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
  * const report: CheckReport = { policyPath: "p.yaml", policy: parsePolicy("version: 1\n"), replays: [] };
  * ```
  */
@@ -41,7 +41,7 @@ export interface CheckReport {
  * import assert from "node:assert/strict";
  * import { renderCheckText } from "./render_check.ts";
  * import { styleFor } from "./style.ts";
- * import { parsePolicy } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
  * const policy = parsePolicy("version: 1\n");
  * const text = renderCheckText({ policyPath: "p.yaml", policy, replays: [] }, styleFor({ isTerminal: false, noColor: false }));
  * assert.equal(text, "0 calls in 0 traces\n");
@@ -95,7 +95,7 @@ export function renderCheckText(report: CheckReport, style: Style): string {
  * ```ts
  * import assert from "node:assert/strict";
  * import { renderCheckJson } from "./render_check.ts";
- * import { parsePolicy } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
  * const json = JSON.parse(renderCheckJson({ policyPath: "p.yaml", policy: parsePolicy("version: 1\n"), replays: [] }));
  * assert.deepEqual(json.summary, { traces: 0, calls: 0, allowed: 0, confirm: 0, blocked: 0 });
  * ```

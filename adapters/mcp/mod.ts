@@ -10,7 +10,7 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import { InMemoryTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/inMemory.js";
- * import { parsePolicy } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
  * import { McpRelay } from "./mod.ts";
  * const [client, agent] = InMemoryTransport.createLinkedPair();
  * const [server, tools] = InMemoryTransport.createLinkedPair();

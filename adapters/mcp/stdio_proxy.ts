@@ -37,7 +37,7 @@ export interface StdioProxyOptions {
  *
  * @example
  * ```ts ignore
- * import { parsePolicy } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
  * import { runStdioProxy } from "./stdio_proxy.ts";
  * const code = await runStdioProxy({ policy: parsePolicy("version: 1\n"), command: "npx", args: ["-y", "@modelcontextprotocol/server-memory"] });
  * ```

@@ -27,7 +27,8 @@ export interface ToolResult {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { Guard, parsePolicy } from "../../guard/mod.ts";
+ * import { Guard } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
  * import { deniedResult } from "./tool_call_answers.ts";
  * const guard = new Guard(parsePolicy("version: 1\ntools:\n  send: {args: {to: {require: trusted}}}\n"));
  * const result = deniedResult(guard.decide("send", { to: "eve@attacker.example" }), false);
@@ -52,7 +53,8 @@ export function deniedResult(decision: Decision, canAsk: boolean): ToolResult {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { Guard, parsePolicy } from "../../guard/mod.ts";
+ * import { Guard } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
  * import { rulingElicitation } from "./tool_call_answers.ts";
  * const guard = new Guard(parsePolicy("version: 1\ntools:\n  send: {args: {to: {require: trusted, on_violation: confirm}}}\n"));
  * const params = rulingElicitation(guard.decide("send", { to: "bob@corp.example" }));

@@ -48,7 +48,8 @@ type AgentFunctionTool = FunctionTool<any, any, any>;
  * import assert from "node:assert/strict";
  * import { tool } from "npm:@openai/agents@0.20.0";
  * import * as z from "npm:zod@4.6.7";
- * import { Guard, parsePolicy } from "../../guard/mod.ts";
+ * import { Guard } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
  * import { guardAgentTools } from "./guard_agent_tools.ts";
  * const guard = new Guard(parsePolicy("version: 1\ntools:\n  send_email: {args: {to: {require: trusted}}}\n"));
  * const [sendEmail] = guardAgentTools(guard, [

@@ -7,7 +7,8 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { Guard, parsePolicy } from "../../guard/mod.ts";
+ * import { Guard } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
  * import { guardAgentTools } from "./mod.ts";
  * assert.deepEqual(guardAgentTools(new Guard(parsePolicy("version: 1\n")), []), []);
  * ```

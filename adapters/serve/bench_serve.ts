@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { parsePolicy } from "../../guard/mod.ts";
+import { parsePolicy } from "../../guard/policy/text/mod.ts";
 import { openStore } from "../store/mod.ts";
 import { SessionHost } from "./session_host.ts";
 import { startServer } from "./start_server.ts";
@@ -57,7 +57,7 @@ tools:
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { parsePolicy } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
  * import { openStore } from "../store/mod.ts";
  * import { BENCH_POLICY_YAML, benchServe } from "./bench_serve.ts";
  * import { SessionHost } from "./session_host.ts";

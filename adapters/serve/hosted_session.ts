@@ -26,7 +26,7 @@ const ATTEMPTS = 200;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { parsePolicy } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
  * import { openStore } from "../store/mod.ts";
  * import { HostedSession } from "./hosted_session.ts";
  * const store = await openStore(":memory:");

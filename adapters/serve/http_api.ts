@@ -35,7 +35,7 @@ const SESSION_PATH = /^\/v1\/sessions\/([A-Za-z0-9_.:-]{1,200})\/([a-z]+)$/;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { parsePolicy } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
  * import { openStore } from "../store/mod.ts";
  * import { apiHandler } from "./http_api.ts";
  * import { SessionHost } from "./session_host.ts";

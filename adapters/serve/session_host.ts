@@ -60,7 +60,7 @@ export interface SessionHostOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { parsePolicy } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
  * import { openStore } from "../store/mod.ts";
  * import { SessionHost } from "./session_host.ts";
  * const policy = parsePolicy("version: 1\ntools:\n  publish: {once: release.sent, output: trusted}\n", { source: "p.yaml" });

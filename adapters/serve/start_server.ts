@@ -54,7 +54,7 @@ export function isLoopback(hostname: string): boolean {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { parsePolicy } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
  * import { openStore } from "../store/mod.ts";
  * import { SessionHost } from "./session_host.ts";
  * import { startServer } from "./start_server.ts";

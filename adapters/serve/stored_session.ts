@@ -27,7 +27,7 @@ import { SessionHost } from "./session_host.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { parsePolicy } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
  * import { openStore } from "../store/mod.ts";
  * import { StoredSession } from "./stored_session.ts";
  * const policy = parsePolicy("version: 1\ntools:\n  publish: {once: release.sent, output: trusted}\n");

@@ -10,7 +10,7 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import { readTrace, replayTrace } from "./mod.ts";
- * import { parsePolicy } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
  * const policy = parsePolicy(`
  * version: 1
  * default:

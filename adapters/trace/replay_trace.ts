@@ -163,7 +163,7 @@ class RecordedFailure extends Error {}
  * import assert from "node:assert/strict";
  * import { replayTrace } from "./replay_trace.ts";
  * import { readPabTrace } from "./read_pab_trace.ts";
- * import { parsePolicy } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
  * const policy = parsePolicy(`
  * version: 1
  * tools:

@@ -14,7 +14,7 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import { DEMO_POLICY } from "./demo_policy.ts";
- * import { parsePolicy } from "../../../guard/mod.ts";
+ * import { parsePolicy } from "../../../guard/policy/text/mod.ts";
  * assert.deepEqual(Object.keys(parsePolicy(DEMO_POLICY).tools), ["read_inbox", "fetch_page", "get_contacts", "send_email"]);
  * ```
  */

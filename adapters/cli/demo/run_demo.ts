@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { explainDecision, Guard, parsePolicy, ToolCallDenied } from "../../../guard/mod.ts";
+import { explainDecision, Guard, ToolCallDenied } from "../../../guard/mod.ts";
+import { parsePolicy } from "../../../guard/policy/text/mod.ts";
 import type { Trace, TraceEvent } from "../../trace/mod.ts";
 import { DEMO_POLICY, DEMO_POLICY_SOURCE } from "./demo_policy.ts";
 import { makeDemoTools } from "./demo_tools.ts";

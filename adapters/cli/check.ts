@@ -5,6 +5,7 @@
  * @module
  */
 import type { ApproverRule, CastFunction, GuardOptions, Policy } from "../../guard/mod.ts";
+import { renderCheckReport, traceView } from "../html/mod.ts";
 import { replayTrace } from "../trace/mod.ts";
 import { UsageError } from "./cli_error.ts";
 import type { Command } from "./command.ts";
@@ -15,6 +16,7 @@ import { type CheckedTrace, loadTrace } from "./load_trace.ts";
 import { renderCheckJson, renderCheckText } from "./render_check.ts";
 import { DEFAULT_MAX_BYTES, expandInputs } from "./read_input.ts";
 import { styleFor } from "./style.ts";
+import { writeOutputFile } from "./write_output.ts";
 
 /**
  * `pab check`: replay traces through a policy and print each call's decision.
@@ -72,6 +74,12 @@ characters in ids and values are shown escaped (\\n, \\u{1b}).`,
       description: 'Print {"schemaVersion":1,"policy","calls":[{"trace","file","line","id",\n' +
         '"tool","args","decision","reasons","vouching","notes","wayToYes"}],"summary"}',
     },
+    html: {
+      type: "string",
+      value: "FILE",
+      description: "Also write a standalone HTML report (label over time, every call's card) to a new FILE\n" +
+        "(deno task pab writes only under /tmp/pab)",
+    },
     "max-bytes": {
       type: "integer",
       value: "N",
@@ -99,6 +107,17 @@ unlabelled tool with the strictest label (nobody may read it; suspicious).`,
     const replays = [];
     for (const trace of traces) {
       replays.push({ trace, replay: await replayTrace(trace.trace, policy, { guard: offlineGuardOptions(policy) }) });
+    }
+    const html = input.string("html");
+    if (html !== undefined) {
+      const views = [];
+      for (const { file, trace } of traces) {
+        views.push(await traceView(file, trace, policy, offlineGuardOptions(policy)));
+      }
+      await writeOutputFile(html, renderCheckReport({ policy: policyPath, traces: views }), io, {
+        what: "the HTML report",
+        example: "--html /tmp/pab/report.html",
+      });
     }
     const report = { policyPath, policy, replays };
     await io.stdout.write(input.flag("json") ? renderCheckJson(report) : renderCheckText(report, styleFor(io)));

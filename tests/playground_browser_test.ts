@@ -19,6 +19,9 @@ import { parsePolicy } from "../mod.ts";
 import { freshBundle } from "./_bundle_scenario.ts";
 import type { CardSeen, PlaygroundSeen, ReportSeen } from "./_playground_driver.ts";
 
+/** The test-only packages (playwright-core) resolve through the tests' import map and lock, as in `deno task test`. */
+const TEST_DEPENDENCIES = ["--import-map=tests/import_map.json", "--lock=tests/deno.lock"];
+
 const CHROMIUM = "/usr/bin/chromium";
 const INSTALL_HINT = "install it with `apt-get update && apt-get install -y chromium`";
 const SCREENSHOTS = "/tmp/pab-screenshots";
@@ -35,7 +38,17 @@ async function runDriver<T>(mode: string, url: string, prefix: string): Promise<
   const profile = await Deno.makeTempDir({ dir: "/tmp", prefix: "pab-chromium-" });
   try {
     const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", `${ROOT}tests/_playground_driver.ts`, mode, url, profile, prefix],
+      args: [
+        "run",
+        "-A",
+        "--quiet",
+        ...TEST_DEPENDENCIES,
+        `${ROOT}tests/_playground_driver.ts`,
+        mode,
+        url,
+        profile,
+        prefix,
+      ],
       cwd: ROOT,
       stdout: "piped",
       stderr: "piped",

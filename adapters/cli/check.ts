@@ -5,16 +5,17 @@
  * @module
  */
 import type { ApproverRule, CastFunction, GuardOptions, Policy } from "../../guard/mod.ts";
-import { renderCheckReport, traceView } from "../html/mod.ts";
+import { renderCheckReport, type TraceView, traceView } from "../html/mod.ts";
 import { replayTrace } from "../trace/mod.ts";
 import { UsageError } from "./cli_error.ts";
 import type { Command } from "./command.ts";
 import { defineCommand } from "./define_command.ts";
 import { isStdin } from "./io.ts";
 import { loadPolicyFile } from "./load_policy.ts";
-import { type CheckedTrace, loadTrace } from "./load_trace.ts";
+import { loadTrace } from "./load_trace.ts";
 import { renderCheckJson, renderCheckText } from "./render_check.ts";
 import { DEFAULT_MAX_BYTES, expandInputs } from "./read_input.ts";
+import { type ReplayedFile, replayTraceFile } from "./stream_trace.ts";
 import { styleFor } from "./style.ts";
 import { writeOutputFile } from "./write_output.ts";
 
@@ -100,20 +101,24 @@ unlabelled tool with the strictest label (nobody may read it; suspicious).`,
     if (isStdin(policyPath) && paths.some(isStdin)) {
       throw new UsageError("the policy and a trace cannot both come from standard input", "check");
     }
-    // Read everything first, so that bad input prints nothing on stdout.
+    // Replay everything before printing, so that bad input prints nothing on stdout. Only the calls' decisions
+    // are kept: each trace is read and replayed line by line, never held whole (except for --html, whose report
+    // also draws the label over time, and so reads each trace whole).
     const policy = await loadPolicyFile(policyPath, io, maxBytes);
-    const traces: CheckedTrace[] = [];
-    for (const path of paths) traces.push(await loadTrace(path, io, maxBytes));
-    const replays = [];
-    for (const trace of traces) {
-      replays.push({ trace, replay: await replayTrace(trace.trace, policy, { guard: offlineGuardOptions(policy) }) });
-    }
+    const guard = offlineGuardOptions(policy);
     const html = input.string("html");
-    if (html !== undefined) {
-      const views = [];
-      for (const { file, trace } of traces) {
-        views.push(await traceView(file, trace, policy, offlineGuardOptions(policy)));
+    const replays: ReplayedFile[] = [];
+    const views: TraceView[] = [];
+    for (const path of paths) {
+      if (html === undefined) {
+        replays.push(await replayTraceFile(path, io, policy, { maxBytes, guard }));
+        continue;
       }
+      const { trace, lines } = await loadTrace(path, io, maxBytes);
+      replays.push({ file: path, lines, replay: await replayTrace(trace, policy, { guard }) });
+      views.push(await traceView(path, trace, policy, guard));
+    }
+    if (html !== undefined) {
       await writeOutputFile(html, renderCheckReport({ policy: policyPath, traces: views }), io, {
         what: "the HTML report",
         example: "--html /tmp/pab/report.html",

@@ -44,8 +44,9 @@ export const checkCommand: Command = defineCommand({
 every tool call in them, as a guard would have decided it live.
 
 TRACE is a pab trace (JSONL with a {"pab":"trace",...} header; see
-traces/README.md) or an OpenAI chat-completions message log (a JSON array of
-messages, or an object with "messages"). The format is told from the content.
+traces/README.md), read and replayed line by line, or a log read whole: OpenAI
+chat completions (an array of messages, or {"messages":[...]}), the OpenAI
+Responses API, or Anthropic Messages. The format is told from the content.
 TRACE may be "-" or /dev/stdin (standard input), a folder (every .jsonl and
 .json file under it), or a quoted glob such as 'traces/**/*.jsonl'.
 

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { BENCHES, checkCommand, denoIo, type Io, memoryIo } from "../adapters/cli/mod.ts";
+import { benchReportInput } from "../adapters/cli/agentdojo_report.ts";
+import { renderBenchReport } from "../adapters/html/mod.ts";
 
 const POLICY = `version: 1
 tools:
@@ -175,4 +177,36 @@ Deno.test("pab bench agentdojo keeps its usage errors and gains --help and did-y
   assert.equal(await BENCHES.agentdojo.run(["--help"], help.io), 0);
   assert.match(help.stdout(), /^Usage: pab bench agentdojo \[OPTIONS\]\n/);
   assert.match(help.stdout(), /--html FILE/);
+});
+
+Deno.test("benchReportInput() and renderBenchReport() escape hostile task names, arguments and reasons (property)", () => {
+  const text = fc.oneof(
+    fc.string({ unit: fc.constantFrom("<", ">", "&", '"', "'", "=", "/", " ", "a", "\n") }),
+    fc.constantFrom('"><script>alert(1)</script>', "<img src=x onerror=alert(1)>", "</article><iframe>"),
+  );
+  fc.assert(
+    fc.property(text, text, text, (task, value, reason) => {
+      const call = {
+        id: `c${task}`,
+        tool: `send_${task}`,
+        args: { [value]: value },
+        actor: "attacker" as const,
+        outcome: "block" as const,
+        verdict: "no-route" as const,
+        rulings: [],
+        gaps: [{ code: "untrusted-argument" as const, severity: "block" as const, message: reason }],
+        evidence: [{ argument: value, value, sources: [reason] }],
+        ran: false,
+      };
+      const html = renderBenchReport(benchReportInput([{
+        suite: task,
+        excluded: 0,
+        legit: [{ task, outcome: "blocked", rulings: [], blockedBy: reason, calls: [call] }],
+        attacks: [{ pair: `${task}__${value}`, outcome: "through", succeedsUnguarded: true, reason, calls: [call] }],
+      }], "ran"));
+      assert.deepEqual(tagsOf(html).filter((tag) => !REPORT_TAGS.has(tag)), []);
+      assert.equal(html.match(/<article /g)?.length, 4); // two runs, each with its call's card
+    }),
+    { numRuns: 60 },
+  );
 });

@@ -15,6 +15,9 @@ import { assertScenario, freshBundle, referenceScenario } from "./_bundle_scenar
 import type { DriverReport } from "./_chromium_driver.ts";
 import type { SnippetSeen } from "./_playground_driver.ts";
 
+/** The test-only packages (playwright-core) resolve through the tests' import map and lock, as in `deno task test`. */
+const TEST_DEPENDENCIES = ["--import-map=tests/import_map.json", "--lock=tests/deno.lock"];
+
 // Not imported from the driver: loading playwright-core here would need --allow-all.
 const CHROMIUM = "/usr/bin/chromium";
 const INSTALL_HINT = "install it with `apt-get update && apt-get install -y chromium`";
@@ -51,7 +54,15 @@ function serve(bundle: string): Deno.HttpServer<Deno.NetAddr> {
 
 async function runDriver(origin: string, profile: string): Promise<DriverReport> {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", fileURLToPath(new URL("./_chromium_driver.ts", import.meta.url)), origin, profile],
+    args: [
+      "run",
+      "-A",
+      "--quiet",
+      ...TEST_DEPENDENCIES,
+      fileURLToPath(new URL("./_chromium_driver.ts", import.meta.url)),
+      origin,
+      profile,
+    ],
     cwd: fileURLToPath(new URL("..", import.meta.url)),
     stdout: "piped",
     stderr: "piped",
@@ -128,12 +139,14 @@ Deno.test({
           "run",
           "-A",
           "--quiet",
+          ...TEST_DEPENDENCIES,
           fileURLToPath(new URL("./_playground_driver.ts", import.meta.url)),
           "snippet",
           `http://localhost:${server.addr.port}/`,
           profile,
           `${dir}/readme`,
         ],
+        cwd: fileURLToPath(new URL("..", import.meta.url)),
         stdout: "piped",
         stderr: "piped",
       }).output();

@@ -77,10 +77,11 @@ Deno.test("an agent imports mod.ts from a URL with no import map and stops the h
   }
 });
 
-Deno.test("inline npm: specifiers pin the same versions as deno.json's imports", async () => {
+Deno.test("inline npm: specifiers pin the same versions as deno.json's and the tests' imports", async () => {
   const config = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
+  const tests = JSON.parse(await Deno.readTextFile(`${ROOT}tests/import_map.json`));
   const pinned = new Map<string, string>();
-  for (const target of Object.values(config.imports) as string[]) {
+  for (const target of [...Object.values(config.imports), ...Object.values(tests.imports)] as string[]) {
     const match = /^npm:(@?[^@]+)@([\d.]+)/.exec(target);
     if (match) pinned.set(match[1], match[2]);
   }

@@ -118,9 +118,10 @@ export function declarationsFile(bundlePath: string): string {
  *
  * @example
  * ```ts ignore
+ * import assert from "node:assert/strict";
  * import { buildBundle } from "./bundle.ts";
  * const report = await buildBundle("/tmp/pab.core.min.js", { entry: "adapters/build/core.ts" });
- * console.log(report.minifiedBytes, report.gzippedBytes);
+ * assert.ok(report.gzippedBytes < report.minifiedBytes);
  * ```
  */
 export async function buildBundle(output: string, options: BuildOptions = {}): Promise<BundleReport> {
@@ -178,9 +179,10 @@ export async function buildBundle(output: string, options: BuildOptions = {}): P
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bundleProblems } from "./bundle.ts";
- * console.log(bundleProblems("export const a = 1;")); // []
- * console.log(bundleProblems("Deno.readFileSync(p)").length); // 1
+ * assert.deepEqual(bundleProblems("export const a = 1;"), []);
+ * assert.equal(bundleProblems("Deno.readFileSync(p)").length, 1);
  * ```
  */
 export function bundleProblems(code: string): string[] {

@@ -101,8 +101,10 @@ export function declaredNames(text: string): Set<string> {
  *
  * @example
  * ```ts ignore
+ * import assert from "node:assert/strict";
  * import { entryExports } from "./declarations.ts";
- * console.log(await entryExports("/repo/adapters/build/core.ts")); // ["canonicalJson", ...]
+ * const names = await entryExports("/repo/adapters/build/core.ts", "/repo/deno.json");
+ * assert.ok(names.includes("canonicalJson"));
  * ```
  */
 export async function entryExports(entryPath: string, configPath: string): Promise<string[]> {

@@ -17,19 +17,23 @@ import {
   readSuiteFiles,
   type SuiteResult,
 } from "../agentdojo/mod.ts";
+import { renderBenchReport } from "../html/mod.ts";
+import { benchReportInput } from "./agentdojo_report.ts";
 import type { Bench } from "./bench.ts";
 import { IoError, UsageError } from "./cli_error.ts";
+import { defineCommand } from "./define_command.ts";
 import { fileProblem, type Io } from "./io.ts";
-import { parseArgs } from "./parse_args.ts";
-import { reportError } from "./report_error.ts";
+import { writeOutputFile } from "./write_output.ts";
 
 const DEFAULT_ROOT = "traces/agentdojo";
 const FEEDS: readonly FeedMode[] = ["ran", "recorded"];
+const NAME = "bench agentdojo";
 
-const HELP = `Usage: pab bench agentdojo [--suite SUITE] [--attack NAME] [--json [--detail]] [--traces DIR]
-                            [--feed ran|recorded]
-
-Replay AgentDojo v1.2.2 through the guard, per suite, with the policies in
+/** The AgentDojo replay benchmark. */
+export const agentdojoBench: Bench = defineCommand({
+  name: NAME,
+  summary: "AgentDojo v1.2.2 replayed without a model: legitimate tasks and attacks per suite",
+  description: `Replay AgentDojo v1.2.2 through the guard, per suite, with the policies in
 DIR/policies/. First ProvGuard's accounting (its replay has no human): a
 legitimate task is blocked when any reference call is denied or needs the
 user; an attack is stopped when an attacker call does not run without a human.
@@ -41,95 +45,114 @@ Then pab's finer split:
     replayable pairs; pairs whose injection task has no reference solution are
     counted apart as excluded.
 
-Every trace and policy is checked against the manifest's sha256 first.
-
-Options:
-  --suite SUITE  One of ${AGENTDOJO_SUITES.join(", ")} (default: every suite the manifest has)
-  --attack NAME  The attack's traces: ${DEFAULT_ATTACK} (default, DIR/v1.2.2) or
-                 another exported one (DIR/attacks/NAME)
-  --json         Print {"schemaVersion":1,"suites":{SUITE:{"userTasks":n,"legitAllowed":n,
-                 "legitRuling":n,"legitBlocked":n,"pairs":n,"excluded":n,"attacksStopped":n}},
-                 "stoppedHow":{SUITE:{"blocked":n,"held":n}},
-                 "provguard":{SUITE:{"legitBlocked":n,"userTasks":n,"attacksStopped":n,"pairs":n}},
-                 "split":{SUITE:{"legitAllowed":n,"legitNeedsUser":n,"legitNeedsApprover":n,
-                 "legitNoRoute":n,"attacksBlocked":n,"attacksHeld":n,"attacksThrough":n}}}
-  --detail       With --json: add "detail":{SUITE:{"legit":[...],"attacks":[...]}}, every call's
-                 outcome, gaps and vouching sources
-  --traces DIR   Where the traces and policies are (default: ${DEFAULT_ROOT})
-  --feed MODE    ran (default): only the outputs of calls that would have run live become
-                 sources for later calls; recorded: every recorded output does
-  -h, --help     Show this help
-
-Exit codes: 0 done; 2 bad usage or unreadable / altered traces or policies.
-`;
-
-/** The AgentDojo replay benchmark. */
-export const agentdojoBench: Bench = {
-  summary: "AgentDojo v1.2.2 replayed without a model: legitimate tasks and attacks per suite",
-  run: runAgentdojo,
-};
-
-async function runAgentdojo(args: string[], io: Io): Promise<number> {
-  try {
-    const { values, positionals } = parseArgs(args, {
-      suite: { type: "string" },
-      attack: { type: "string" },
-      json: { type: "boolean" },
-      detail: { type: "boolean" },
-      traces: { type: "string" },
-      feed: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    }, "bench agentdojo");
-    if (values.help) {
-      await io.stdout.write(HELP);
-      return 0;
+Every trace and policy is checked against the manifest's sha256 first.`,
+  options: {
+    suite: {
+      type: "string",
+      value: "SUITE",
+      description: `One of ${AGENTDOJO_SUITES.join(", ")} (default: every suite the manifest has)`,
+    },
+    attack: {
+      type: "string",
+      value: "NAME",
+      description: `The attack's traces: ${DEFAULT_ATTACK} (DIR/v1.2.2) or\nanother exported one (DIR/attacks/NAME)`,
+      default: DEFAULT_ATTACK,
+    },
+    json: {
+      type: "boolean",
+      description: 'Print {"schemaVersion":1,"suites":{SUITE:{"userTasks":n,"legitAllowed":n,\n' +
+        '"legitRuling":n,"legitBlocked":n,"pairs":n,"excluded":n,"attacksStopped":n}},\n' +
+        '"stoppedHow":{SUITE:{"blocked":n,"held":n}},\n' +
+        '"provguard":{SUITE:{"legitBlocked":n,"userTasks":n,"attacksStopped":n,"pairs":n}},\n' +
+        '"split":{SUITE:{"legitAllowed":n,"legitNeedsUser":n,"legitNeedsApprover":n,\n' +
+        '"legitNoRoute":n,"attacksBlocked":n,"attacksHeld":n,"attacksThrough":n}}}',
+    },
+    detail: {
+      type: "boolean",
+      description: 'With --json: add "detail":{SUITE:{"legit":[...],"attacks":[...]}}, every call\'s\n' +
+        "outcome, gaps and vouching sources",
+    },
+    html: {
+      type: "string",
+      value: "FILE",
+      description: "Also write a standalone HTML report (the counts, every run's verdict and call cards)\n" +
+        "to a new FILE (deno task pab writes only under /tmp/pab)",
+    },
+    traces: {
+      type: "string",
+      value: "DIR",
+      description: "Where the traces and policies are",
+      default: DEFAULT_ROOT,
+    },
+    feed: {
+      type: "string",
+      value: "MODE",
+      description: "ran: only the outputs of calls that would have run live become\n" +
+        "sources for later calls; recorded: every recorded output does",
+      default: "ran",
+    },
+  },
+  exitCodes: "0 done; 2 bad usage or unreadable / altered traces or policies.",
+  async run(input, io) {
+    const suite = input.string("suite");
+    if (suite !== undefined && !AGENTDOJO_SUITES.includes(suite)) {
+      throw new UsageError(`unknown suite "${suite}": expected one of ${AGENTDOJO_SUITES.join(", ")}`, NAME);
     }
-    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`, "bench");
-    const suite = values.suite;
-    if (typeof suite === "string" && !AGENTDOJO_SUITES.includes(suite)) {
-      throw new UsageError(`unknown suite "${suite}": expected one of ${AGENTDOJO_SUITES.join(", ")}`, "bench");
-    }
-    const feed = (values.feed ?? "ran") as FeedMode;
-    if (!FEEDS.includes(feed)) {
-      throw new UsageError(`unknown --feed "${values.feed}": expected ran or recorded`, "bench");
-    }
-    if (values.detail && !values.json) throw new UsageError("--detail needs --json", "bench");
-    const attack = typeof values.attack === "string" ? values.attack : DEFAULT_ATTACK;
+    const feed = input.string("feed") as FeedMode;
+    if (!FEEDS.includes(feed)) throw new UsageError(`unknown --feed "${feed}": expected ran or recorded`, NAME);
+    if (input.flag("detail") && !input.flag("json")) throw new UsageError("--detail needs --json", NAME);
+    const attack = input.string("attack")!;
     if (!/^[a-z_]+$/.test(attack)) {
-      throw new UsageError(`unknown attack "${attack}": expected a name like tool_knowledge`, "bench");
+      throw new UsageError(`unknown attack "${attack}": expected a name like tool_knowledge`, NAME);
     }
-    const root = typeof values.traces === "string" ? values.traces.replace(/\/+$/, "") : DEFAULT_ROOT;
-    const readText = async (path: string) => {
-      try {
-        return await io.readTextFile(path);
-      } catch (error) {
-        throw new IoError(
-          `Cannot read "${path}": ${fileProblem(error)}; run from the repository root or pass --traces DIR`,
-        );
-      }
-    };
-    const users = await readManifest(attackFolder(root, DEFAULT_ATTACK), readText);
-    const attacks = attack === DEFAULT_ATTACK ? users : await readManifest(attackFolder(root, attack), readText);
-    const names = typeof suite === "string" ? [suite] : manifestSuites(attacks);
-    const results: SuiteResult[] = [];
-    for (const name of names) {
-      const files = await readSuiteFiles(root, name, { users, attacks }, readText);
-      results.push(
-        await benchSuite(files, {
-          feed,
-          onProgress: async (done, total) => {
-            if (io.isTerminal && (done % 20 === 0 || done === total)) {
-              await io.stderr.write(`\r${name}: ${done}/${total} traces replayed`);
-              if (done === total) await io.stderr.write("\n");
-            }
-          },
-        }),
-      );
+    const root = input.string("traces")!.replace(/\/+$/, "");
+    const results = await runSuites(root, suite, attack, feed, io);
+    const html = input.string("html");
+    if (html !== undefined) {
+      await writeOutputFile(html, renderBenchReport(benchReportInput(results, feed)), io, {
+        what: "the HTML report",
+        example: "--html /tmp/pab/agentdojo.html",
+      });
     }
-    if (values.json) await io.stdout.write(`${JSON.stringify(agentdojoJson(results, values.detail === true))}\n`);
+    if (input.flag("json")) await io.stdout.write(`${JSON.stringify(agentdojoJson(results, input.flag("detail")))}\n`);
     else await io.stdout.write(`${results.map(formatSuiteReport).join("\n\n")}\n`);
     return 0;
-  } catch (error) {
-    return await reportError(error, io);
+  },
+});
+
+async function runSuites(
+  root: string,
+  suite: string | undefined,
+  attack: string,
+  feed: FeedMode,
+  io: Io,
+): Promise<SuiteResult[]> {
+  const readText = async (path: string) => {
+    try {
+      return await io.readTextFile(path);
+    } catch (error) {
+      throw new IoError(
+        `Cannot read "${path}": ${fileProblem(error)}; run from the repository root or pass --traces DIR`,
+      );
+    }
+  };
+  const users = await readManifest(attackFolder(root, DEFAULT_ATTACK), readText);
+  const attacks = attack === DEFAULT_ATTACK ? users : await readManifest(attackFolder(root, attack), readText);
+  const names = suite === undefined ? manifestSuites(attacks) : [suite];
+  const results: SuiteResult[] = [];
+  for (const name of names) {
+    const files = await readSuiteFiles(root, name, { users, attacks }, readText);
+    results.push(
+      await benchSuite(files, {
+        feed,
+        onProgress: async (done, total) => {
+          if (io.isTerminal && (done % 20 === 0 || done === total)) {
+            await io.stderr.write(`\r${name}: ${done}/${total} traces replayed`);
+            if (done === total) await io.stderr.write("\n");
+          }
+        },
+      }),
+    );
   }
+  return results;
 }

@@ -9,6 +9,8 @@ import { checkCommand } from "./check.ts";
 import { createFileExclusively } from "./create_file.ts";
 import { defineCommand } from "./define_command.ts";
 import { denoIo } from "./io.ts";
+import { readInputChunks } from "./read_input.ts";
+import { openPabTrace, textLines } from "../trace/mod.ts";
 
 const TARGET_MB = 200;
 const WORDS = "the quarterly report revenue is final please forward to bob at corp example thanks meeting tomorrow"
@@ -25,6 +27,10 @@ print the peak. The files are removed afterwards.`,
   options: {
     mb: { type: "integer", value: "N", default: 50, description: "The trace's size in megabytes" },
     json: { type: "boolean", description: 'Print {"schemaVersion":1,"traceBytes","calls","peakRssBytes","seconds"}' },
+    "read-only": {
+      type: "boolean",
+      description: "Only read and check the trace, line by line, with no guard: the reader's own share",
+    },
   },
   exitCodes: `0 the peak stayed within ${TARGET_MB} MB per 50 MB of trace; 1 it did not; 2 bad usage or I/O.`,
   async run(input, io) {
@@ -38,7 +44,9 @@ print the peak. The files are removed afterwards.`,
       const timer = setInterval(() => peak = Math.max(peak, Deno.memoryUsage().rss), 20);
       const started = performance.now();
       const quiet = { ...denoIo(), stdout: { write: () => Promise.resolve() } };
-      const code = await checkCommand.run(["-q", "--max-bytes", String(bytes + 1), "-p", policy, trace], quiet);
+      const code = input.flag("read-only")
+        ? await readOnly(trace, bytes + 1)
+        : await checkCommand.run(["-q", "--max-bytes", String(bytes + 1), "-p", policy, trace], quiet);
       const seconds = (performance.now() - started) / 1000;
       clearInterval(timer);
       peak = Math.max(peak, Deno.memoryUsage().rss);
@@ -47,9 +55,11 @@ print the peak. The files are removed afterwards.`,
       await io.stdout.write(
         input.flag("json")
           ? `${JSON.stringify({ schemaVersion: 1, traceBytes: bytes, calls, peakRssBytes: peak, seconds })}\n`
-          : `trace-memory: ${(bytes / 1e6).toFixed(1)} MB trace, ${calls} calls: peak RSS ${
-            Math.round(peak / 1e6)
-          } MB in ${seconds.toFixed(1)} s (target ${TARGET_MB} MB per 50 MB: ${within ? "met" : "missed"})\n`,
+          : `trace-memory${input.flag("read-only") ? " (read only)" : ""}: ${
+            (bytes / 1e6).toFixed(1)
+          } MB trace, ${calls} calls: peak RSS ${Math.round(peak / 1e6)} MB in ${
+            seconds.toFixed(1)
+          } s (target ${TARGET_MB} MB per 50 MB: ${within ? "met" : "missed"})\n`,
       );
       return within ? 0 : 1;
     } finally {
@@ -57,6 +67,15 @@ print the peak. The files are removed afterwards.`,
     }
   },
 });
+
+/** Read and check the trace line by line, as pab check does, without replaying it. */
+async function readOnly(path: string, maxBytes: number): Promise<number> {
+  const trace = await openPabTrace(textLines(readInputChunks(path, denoIo(), { what: "trace", maxBytes })), {
+    source: path,
+  });
+  for await (const _ of trace.events);
+  return 0;
+}
 
 async function writeTrace(path: string, size: number): Promise<{ bytes: number; calls: number }> {
   const header = '{"pab":"trace","schemaVersion":1,"id":"trace-memory"}\n' +

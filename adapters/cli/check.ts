@@ -5,16 +5,19 @@
  * @module
  */
 import type { ApproverRule, CastFunction, GuardOptions, Policy } from "../../guard/mod.ts";
+import { renderCheckReport, type TraceView, traceView } from "../html/mod.ts";
 import { replayTrace } from "../trace/mod.ts";
 import { UsageError } from "./cli_error.ts";
 import type { Command } from "./command.ts";
 import { defineCommand } from "./define_command.ts";
 import { isStdin } from "./io.ts";
 import { loadPolicyFile } from "./load_policy.ts";
-import { type CheckedTrace, loadTrace } from "./load_trace.ts";
+import { loadTrace } from "./load_trace.ts";
 import { renderCheckJson, renderCheckText } from "./render_check.ts";
 import { DEFAULT_MAX_BYTES, expandInputs } from "./read_input.ts";
+import { type ReplayedFile, replayTraceFile } from "./stream_trace.ts";
 import { styleFor } from "./style.ts";
+import { writeOutputFile } from "./write_output.ts";
 
 /**
  * `pab check`: replay traces through a policy and print each call's decision.
@@ -41,8 +44,9 @@ export const checkCommand: Command = defineCommand({
 every tool call in them, as a guard would have decided it live.
 
 TRACE is a pab trace (JSONL with a {"pab":"trace",...} header; see
-traces/README.md) or an OpenAI chat-completions message log (a JSON array of
-messages, or an object with "messages"). The format is told from the content.
+traces/README.md), read and replayed line by line, or a log read whole: OpenAI
+chat completions (an array of messages, or {"messages":[...]}), the OpenAI
+Responses API, or Anthropic Messages. The format is told from the content.
 TRACE may be "-" or /dev/stdin (standard input), a folder (every .jsonl and
 .json file under it), or a quoted glob such as 'traces/**/*.jsonl'.
 
@@ -72,6 +76,12 @@ characters in ids and values are shown escaped (\\n, \\u{1b}).`,
       description: 'Print {"schemaVersion":1,"policy","calls":[{"trace","file","line","id",\n' +
         '"tool","args","decision","reasons","vouching","notes","wayToYes"}],"summary"}',
     },
+    html: {
+      type: "string",
+      value: "FILE",
+      description: "Also write a standalone HTML report (label over time, every call's card) to a new FILE\n" +
+        "(deno task pab writes only under /tmp/pab)",
+    },
     "max-bytes": {
       type: "integer",
       value: "N",
@@ -92,13 +102,28 @@ unlabelled tool with the strictest label (nobody may read it; suspicious).`,
     if (isStdin(policyPath) && paths.some(isStdin)) {
       throw new UsageError("the policy and a trace cannot both come from standard input", "check");
     }
-    // Read everything first, so that bad input prints nothing on stdout.
+    // Replay everything before printing, so that bad input prints nothing on stdout. Only the calls' decisions
+    // are kept: each trace is read and replayed line by line, never held whole (except for --html, whose report
+    // also draws the label over time, and so reads each trace whole).
     const policy = await loadPolicyFile(policyPath, io, maxBytes);
-    const traces: CheckedTrace[] = [];
-    for (const path of paths) traces.push(await loadTrace(path, io, maxBytes));
-    const replays = [];
-    for (const trace of traces) {
-      replays.push({ trace, replay: await replayTrace(trace.trace, policy, { guard: offlineGuardOptions(policy) }) });
+    const guard = offlineGuardOptions(policy);
+    const html = input.string("html");
+    const replays: ReplayedFile[] = [];
+    const views: TraceView[] = [];
+    for (const path of paths) {
+      if (html === undefined) {
+        replays.push(await replayTraceFile(path, io, policy, { maxBytes, guard }));
+        continue;
+      }
+      const { trace, lines } = await loadTrace(path, io, maxBytes);
+      replays.push({ file: path, lines, replay: await replayTrace(trace, policy, { guard }) });
+      views.push(await traceView(path, trace, policy, guard));
+    }
+    if (html !== undefined) {
+      await writeOutputFile(html, renderCheckReport({ policy: policyPath, traces: views }), io, {
+        what: "the HTML report",
+        example: "--html /tmp/pab/report.html",
+      });
     }
     const report = { policyPath, policy, replays };
     await io.stdout.write(input.flag("json") ? renderCheckJson(report) : renderCheckText(report, styleFor(io)));

@@ -8,11 +8,12 @@ import type { Command } from "./command.ts";
 import { defineCommand } from "./define_command.ts";
 import { draftPolicy } from "./draft_policy.ts";
 import { escapeControl } from "./escape_text.ts";
-import { fileProblem, type Io } from "./io.ts";
+import type { Io } from "./io.ts";
 import { lintPolicyText } from "./lint_policy.ts";
 import { listMcpServerTools } from "./mcp_tools.ts";
 import { DEFAULT_MAX_BYTES, readInputText } from "./read_input.ts";
 import { readToolDefinitions } from "./tool_definitions.ts";
+import { writeOutputFile } from "./write_output.ts";
 
 /**
  * `pab generate`: read tool definitions (a file, standard input, or a running
@@ -126,20 +127,10 @@ The draft passes pab lint; it is a start, not a review.`,
   },
 });
 
-async function writeDraft(path: string, text: string, io: Io): Promise<void> {
-  try {
-    await io.writeTextFile(path, text);
-  } catch (error) {
-    if (error instanceof Error && error.name === "NotCapable") {
-      throw new IoError(
-        `Cannot write the draft to "${path}": ${fileProblem(error)} ` +
-          `(deno task pab writes only under /tmp/pab, never inside the repository: use --out /tmp/pab/policy.yaml, ` +
-          `or print the draft and redirect it)`,
-      );
-    }
-    if (error instanceof Error && error.name !== "UnsafePathError") {
-      throw new IoError(`Cannot write the draft to "${path}": ${fileProblem(error)} (check the path)`);
-    }
-    throw error;
-  }
+function writeDraft(path: string, text: string, io: Io): Promise<void> {
+  return writeOutputFile(path, text, io, {
+    what: "the draft",
+    example: "--out /tmp/pab/policy.yaml",
+    alternative: "print the draft and redirect it",
+  });
 }

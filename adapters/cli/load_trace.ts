@@ -48,18 +48,43 @@ export async function loadTrace(
   maxBytes?: number,
 ): Promise<CheckedTrace> {
   const text = await readInputText(path, io, { what: "trace", maxBytes });
-  const source = isStdin(path) ? "-" : path;
-  let trace: Trace;
+  const trace = parseTrace(text, isStdin(path) ? "-" : path);
+  return { file: path, trace, lines: callLines(text, trace) };
+}
+
+/**
+ * Parse a trace's text in any format; any failure is a `TraceError` naming `source`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseTrace } from "./load_trace.ts";
+ * assert.equal(parseTrace('{"messages":[{"role":"user","content":"hi"}]}', "log.json").events.length, 1);
+ * assert.throws(() => parseTrace("", "t.jsonl"), { code: "ERR_TRACE_INVALID" });
+ * ```
+ */
+export function parseTrace(text: string, source: string): Trace {
   try {
-    trace = readTrace(text, { source });
+    return readTrace(text, { source });
   } catch (error) {
     if (error instanceof TraceError) throw error;
     throw new TraceError(`Cannot read trace ${source}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return { file: path, trace, lines: callLines(text, trace) };
 }
 
-function callLines(text: string, trace: Trace): Map<string, number> {
+/**
+ * The line of each tool call in a trace's text, by call id.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { callLines } from "./load_trace.ts";
+ * import { readTrace } from "../trace/mod.ts";
+ * const text = '{"pab":"trace","schemaVersion":1,"id":"t"}\n{"type":"call","id":"c1","tool":"x","args":{}}';
+ * assert.deepEqual([...callLines(text, readTrace(text))], [["c1", 2]]);
+ * ```
+ */
+export function callLines(text: string, trace: Trace): Map<string, number> {
   const lines = new Map<string, number>();
   const ids = trace.events.flatMap((event) => event.type === "call" ? [event.id] : []);
   if (detectTraceFormat(text) === "pab") {

@@ -1,6 +1,6 @@
 /**
  * pab's command line: the subcommands (`check`, `lint`, `demo`, `bench`,
- * `generate`), each declared once with {@linkcode defineCommand} and run as a
+ * `generate`, `playground`, `mcp`, `serve`, `audit`, `hook`), each declared once with {@linkcode defineCommand} and run as a
  * function of its arguments and an {@linkcode Io} that returns an exit code.
  * `cli.ts` at the top of the repository is the thin shell around them.
  *

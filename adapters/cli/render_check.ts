@@ -5,11 +5,11 @@
  * @module
  */
 import { formatRecovery, type Policy } from "../../guard/mod.ts";
-import type { ReplayedCall, TraceReplay } from "../trace/mod.ts";
+import type { ReplayedCall } from "../trace/mod.ts";
 import { closestWord } from "../../core/mod.ts";
 import { escapeControl } from "./escape_text.ts";
 import { formatCall } from "./format_call.ts";
-import type { CheckedTrace } from "./load_trace.ts";
+import type { ReplayedFile } from "./stream_trace.ts";
 import type { Style } from "./style.ts";
 
 /**
@@ -28,7 +28,7 @@ export interface CheckReport {
   /** The policy. */
   readonly policy: Policy;
   /** Each trace with its replay, in the order given. */
-  readonly replays: readonly { readonly trace: CheckedTrace; readonly replay: TraceReplay }[];
+  readonly replays: readonly ReplayedFile[];
 }
 
 /**
@@ -104,11 +104,11 @@ export function renderCheckJson(report: CheckReport): string {
   const data = {
     schemaVersion: 1,
     policy: report.policyPath,
-    calls: report.replays.flatMap(({ trace, replay }) =>
+    calls: report.replays.flatMap(({ file, lines, replay }) =>
       replay.calls.map((call) => ({
         trace: call.trace,
-        file: trace.file,
-        line: trace.lines.get(call.id) ?? null,
+        file,
+        line: lines.get(call.id) ?? null,
         id: call.id,
         tool: call.tool,
         args: call.args,

@@ -22,10 +22,12 @@ export interface PlaygroundExample {
  * `meta.policy`) comes first.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { loadExamples } from "./load_examples.ts";
  * const examples = await loadExamples(new URL("../../traces/examples/", import.meta.url));
- * console.log(Object.keys(examples)[0]); // "hijack.openai.json with demo.policy.yaml"
+ * assert.ok(Object.hasOwn(examples, "hijack.openai.json with demo.policy.yaml"));
+ * assert.match(examples["hijack.pab.jsonl with demo.policy.yaml"].conversation, /^\{"pab":"trace"/);
  * ```
  */
 export async function loadExamples(folder: URL): Promise<Record<string, PlaygroundExample>> {

@@ -51,7 +51,9 @@ export {
   type TraceEvent,
   type UserEvent,
 } from "./trace.ts";
-export { readPabTrace } from "./read_pab_trace.ts";
+export { type PabTraceHeader, type PabTraceLines, pabTraceLines, readPabTrace } from "./read_pab_trace.ts";
+export { type NumberedEvent, openPabTrace, type StreamedPabTrace, textLines } from "./stream_pab_trace.ts";
+export { replayEvents } from "./replay_events.ts";
 export { readOpenAiLog } from "./read_openai_log.ts";
 export { readResponsesLog } from "./read_responses_log.ts";
 export { readAnthropicLog } from "./read_anthropic_log.ts";

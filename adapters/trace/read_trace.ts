@@ -99,13 +99,16 @@ export function readTrace(text: string, options: ReadTraceOptions = {}): Trace {
   const format = detectTraceFormat(text);
   if (!format) throw new TraceError(`Cannot read trace ${source}:1: not a trace pab reads (${EXPECTED})`);
   const trace = READERS[format](text, options);
-  if (!trace.events.some((event) => event.type !== "system")) {
-    throw new TraceError(
-      `Cannot read trace ${source}: it holds no messages (a ${FORMAT_NAMES[format]} with at least one user, ` +
-        "assistant or tool message is expected; an empty log would pass a check as 0 calls)",
-    );
-  }
+  if (!trace.events.some((event) => event.type !== "system")) throw noMessages(source, format);
   return trace;
+}
+
+/** The error for a trace with nothing but system instructions: it would pass a check as 0 calls. */
+export function noMessages(source: string, format: TraceFormat): TraceError {
+  return new TraceError(
+    `Cannot read trace ${source}: it holds no messages (a ${FORMAT_NAMES[format]} with at least one user, ` +
+      "assistant or tool message is expected; an empty log would pass a check as 0 calls)",
+  );
 }
 
 const READERS: Readonly<Record<TraceFormat, (text: string, options: ReadTraceOptions) => Trace>> = {

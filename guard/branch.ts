@@ -22,6 +22,8 @@ export interface SourceEntry {
   readonly texts?: readonly string[];
   /** Complete field values: only a value equal to a whole field is evidence. */
   readonly fields?: readonly string[];
+  /** Whether the user designated the call that produced it (see `isDesignated`). */
+  readonly designated?: boolean;
 }
 
 /** How a branch starts. */
@@ -150,6 +152,7 @@ export class Branch {
       trust: entry.trust,
       label: entry.label,
       vouches: entry.fields ? "fields" : "text",
+      ...(entry.designated ? { designated: true } : {}),
     });
     this.#sources.push(source);
     if (entry.fields) this.evidence.addFields(source.id, entry.fields);

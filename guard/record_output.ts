@@ -16,6 +16,7 @@ import {
 } from "../core/mod.ts";
 import type { Branch } from "./branch.ts";
 import { LabelError } from "./guard_errors.ts";
+import { isDesignated } from "./designation.ts";
 import { incomingLabel } from "./judge.ts";
 import { checkLabel } from "./labelled.ts";
 import { type Policy, toolPolicy } from "./policy/mod.ts";
@@ -84,8 +85,17 @@ export function recordOutput(context: RecordContext, tool: string, output: unkno
   // The label and the taint first: whatever happens below, what was read counts as read.
   branch.restrict(label);
   if (trust === "suspicious" || label.unknown.length) branch.taint(name);
+  const designated = designatedCall(branch, options.args ?? {});
   try {
-    const deep = indexOutput(branch, name, { trust, label, output, structured, data: options.data, fields });
+    const deep = indexOutput(branch, name, {
+      trust,
+      label,
+      output,
+      structured,
+      data: options.data,
+      fields,
+      designated,
+    });
     if (deep.length) {
       ledger.record("note", branch.name, {
         tool,
@@ -97,7 +107,7 @@ export function recordOutput(context: RecordContext, tool: string, output: unkno
     }
   } catch (error) {
     // Indexing failed; the label already applies. Keep the output as text so nothing is lost.
-    branch.addSource(name, { trust: "suspicious", label, texts: [safeText(output)] });
+    branch.addSource(name, { trust: "suspicious", label, texts: [safeText(output)], designated });
     ledger.record("note", branch.name, { tool, detail: { code: "deep-value", message: errorText(error) } });
   }
   if (problem) {
@@ -113,18 +123,28 @@ interface Indexing {
   readonly structured: unknown;
   readonly data: unknown;
   readonly fields: readonly string[];
+  readonly designated: boolean;
+}
+
+/** Whether the user named the call in their own words; a failure to tell is a no (the stricter answer). */
+function designatedCall(branch: Branch, args: Readonly<Record<string, unknown>>): boolean {
+  try {
+    return isDesignated((value) => branch.evidence.find(value).map((match) => branch.sources[match.sourceId]), args);
+  } catch {
+    return false;
+  }
 }
 
 /** Index an output; returns the paths of values nested beyond the limit (read as text). */
 function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
-  const { trust, label } = item;
+  const { trust, label, designated } = item;
   if (trust === "suspicious" || typeof item.structured !== "object" || item.structured === null) {
     // Untrusted JSON text is also indexed by its decoded leaves: escapes such as \n would otherwise hide a value.
     const leaves = typeof item.output === "string"
       ? readLeaves(item.data !== undefined ? item.data : parseJsonObject(item.output))
       : readLeaves(item.output);
     const texts = [...(typeof item.output === "string" ? [item.output] : []), ...leaves.map((leaf) => leaf.text)];
-    branch.addSource(name, { trust, label, texts });
+    branch.addSource(name, { trust, label, texts, designated });
     return leaves.filter((leaf) => leaf.deep).map((leaf) => leaf.path || "(root)");
   }
   // Structured output vouches only for complete field values; fields written by strangers vouch for nothing.
@@ -133,14 +153,17 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
   const own = leaves.filter((leaf) => !leaf.deep && !strangerFields.has(lastKey(leaf.path)));
   const stranger = leaves.filter((leaf) => !leaf.deep && strangerFields.has(lastKey(leaf.path)));
   const deep = leaves.filter((leaf) => leaf.deep);
-  branch.addSource(name, { trust, label, fields: own.map((leaf) => leaf.text) });
-  if (deep.length) branch.addSource(`${name}[deep]`, { trust, label, texts: deep.map((leaf) => leaf.text) });
+  branch.addSource(name, { trust, label, fields: own.map((leaf) => leaf.text), designated });
+  if (deep.length) {
+    branch.addSource(`${name}[deep]`, { trust, label, texts: deep.map((leaf) => leaf.text), designated });
+  }
   if (stranger.length) {
     const names = [...new Set(stranger.map((leaf) => lastKey(leaf.path)))].sort();
     branch.addSource(`${name}[${names.join(",")}]`, {
       trust: "suspicious",
       label: meetPartial(label, knownLabel(makeLabel(label.known.readers, "suspicious"))),
       texts: stranger.map((leaf) => leaf.text),
+      designated,
     });
   }
   return deep.map((leaf) => leaf.path || "(root)");

@@ -99,8 +99,10 @@ export interface AppliedRule {
  * call that sends data outward ({@linkcode isOutward}), `embedded:
  * <default.outward_embedded>` on every argument of the call whose rule does
  * not already vouch for the whole value (`require`) or say `embedded` itself
- * (`embedded: off` opts one argument out), and that the tool's `recipients`
- * contract does not name (the readers check judges those). A violation of the default costs
+ * (`embedded: off` opts one argument out), that the tool's `recipients`
+ * contract does not name, and whose name does not name a destination: the
+ * default is for free text; who receives is for the readers check and the
+ * argument's own rule. A violation of the default costs
  * `confirm` (or the argument rule's own `on_violation`); delegation-aware
  * escalation may make it a block.
  *
@@ -134,7 +136,8 @@ export function appliedRules(
   if (level === "off" || !isOutward(spec, call)) return applied;
   const contract = new Set(spec?.recipients.flatMap((recipient) => "arg" in recipient ? [recipient.arg] : []));
   for (const arg of Object.keys(call.args)) {
-    if (contract.has(arg)) continue; // the readers check judges who receives; the policy said so
+    // Not free text: who receives is for the readers check and the argument's own rule.
+    if (contract.has(arg) || isDestinationName(arg)) continue;
     const own = applied.get(arg)?.rule;
     if (own?.require || own?.embedded) continue;
     applied.set(arg, {

@@ -25,7 +25,11 @@ import { errorText } from "./tool_call.ts";
 
 /** Options for recording one tool output. */
 export interface RecordOptions {
-  /** The call's arguments (a catalogue label may depend on them). */
+  /**
+   * The call's arguments: a catalogue label may depend on them, and they say
+   * whether the user designated the source (see `isDesignated`); without
+   * them the source is not designated.
+   */
   readonly args?: Readonly<Record<string, unknown>>;
   /** The label of what really came back: the stricter of it and the declared label is kept. */
   readonly label?: Label;

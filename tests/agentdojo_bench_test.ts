@@ -311,11 +311,22 @@ Deno.test("pab bench agentdojo --json --detail gives every call's decision, gaps
   const pay = task0.calls.find((call: { tool: string }) => call.tool === "send_money");
   assert.equal(pay.verdict, "user");
   assert.deepEqual(pay.rulings, ["user:untrusted-argument"]);
-  assert.ok(
-    pay.gaps.some((gap: { code: string; sources: string[] }) =>
-      gap.code === "untrusted-argument" && gap.sources.length
-    ),
+  // The user named the bill's file, so the IBAN it supplies is held for the user, and the detail says why.
+  assert.deepEqual(
+    pay.gaps.map((gap: { code: string; sources: string[]; delegation?: string }) => [
+      gap.code,
+      gap.sources,
+      gap.delegation,
+    ]),
+    [["untrusted-argument", ["tool:read_file"], "designated"]],
   );
+  // An attacker's IBAN in the recent transactions: no source the user named supplied it, so it is blocked outright.
+  const blocked = detail.banking.attacks.flatMap((
+    item: { calls: { actor: string; gaps: { delegation?: string }[] }[] },
+  ) => item.calls).filter((call: { actor: string; gaps: { delegation?: string }[] }) =>
+    call.actor === "attacker" && call.gaps.some((gap) => gap.delegation === "undesignated")
+  );
+  assert.ok(blocked.length >= split.banking.attacksBlocked - 16, `${blocked.length}`);
   const read = task0.calls.find((call: { tool: string }) => call.tool === "read_file");
   assert.deepEqual([read.verdict, read.ran, read.gaps], ["allow", true, []]);
   const allowed = detail.banking.legit.flatMap((item: { calls: { outcome: string; vouching: unknown[] }[] }) =>

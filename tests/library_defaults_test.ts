@@ -280,3 +280,20 @@ Deno.test("Guard.decide() applies the outward default to a tool the policy does 
   const note = guard.decide("save_draft", { text: "Summary, and https://phish.example/x" });
   assert.deepEqual(note.gaps.map((gap) => gap.code), ["tainted-context"]);
 });
+
+Deno.test("property: a link in outward free text that only non-designated untrusted sources supplied is never merely held", () => {
+  const link = fc.tuple(fc.stringMatching(/^[a-z]{3,10}$/), fc.stringMatching(/^[a-z0-9]{1,8}$/))
+    .map(([host, path]) => `https://${host}.example/${path}`);
+  fc.assert(fc.property(link, fc.boolean(), fc.boolean(), (url, named, inPage) => {
+    const guard = guardFor();
+    guard.user(named ? "Read the page news-42 and tell Bob what it links to" : "Tell Bob what came in");
+    guard.record("read_page", inPage ? `Read ${url}` : "nothing", { args: { page: "news-42" } });
+    guard.record("read_inbox", `Read ${url}`, { args: {} });
+    const decision = guard.decide("send_message", { recipient: "Bob", body: `See ${url}` });
+    const gaps = decision.gaps.filter((gap) => gap.rule === "outward-default");
+    assert.equal(gaps.length, 1);
+    const designatedSupplier = named && inPage;
+    assert.equal(gaps[0].severity, designatedSupplier ? "confirm" : "block");
+    return designatedSupplier || decision.outcome === "block";
+  }));
+});

@@ -297,3 +297,14 @@ Deno.test("property: a link in outward free text that only non-designated untrus
     return designatedSupplier || decision.outcome === "block";
   }));
 });
+
+Deno.test("the README's opt-out example loads and turns both library defaults off", async () => {
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  const start = readme.indexOf("```yaml\nversion: 1\ndefault:\n  outward_embedded: off");
+  assert.ok(start >= 0, "README lacks the opt-out example");
+  const block = readme.slice(start + 8, readme.indexOf("```", start + 8));
+  const policy = parsePolicy(block, { source: "README.md" });
+  assert.deepEqual(policy.default, { onTainted: "confirm", outwardEmbedded: "off", confirmUntrustedFrom: "any" });
+  assert.equal(policy.tools.send_message.outward, false);
+  assert.equal(policy.tools.send_message.args.footer.embedded, "off");
+});

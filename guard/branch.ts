@@ -24,6 +24,8 @@ export interface SourceEntry {
   readonly fields?: readonly string[];
   /** Decoded JSON, indexed once: every key and scalar is free text (nested at most 64 levels). */
   readonly structured?: unknown;
+  /** Whether the user designated the call that produced it (see `isDesignated`). */
+  readonly designated?: boolean;
 }
 
 /** How a branch starts. */
@@ -152,6 +154,7 @@ export class Branch {
       trust: entry.trust,
       label: entry.label,
       vouches: entry.fields ? "fields" : "text",
+      ...(entry.designated ? { designated: true } : {}),
     });
     this.#sources.push(source);
     // Indexed by trust rank, so a look-up finds the strongest source first and can stop there.

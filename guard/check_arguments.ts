@@ -9,6 +9,8 @@ import type { Evidence, Gap, Note } from "./gap.ts";
 import type { ArgRule, ToolPolicy } from "./policy/mod.ts";
 import type { JudgeState } from "./judge_state.ts";
 import { type Leaf, readLeaves } from "./read_leaves.ts";
+import { escalate } from "./designation.ts";
+import { appliedRules } from "./outward.ts";
 import { quoteValue } from "./quote_value.ts";
 import type { Source } from "./source.ts";
 import type { ToolCall } from "./tool_call.ts";
@@ -40,9 +42,19 @@ export function argumentValues(args: Readonly<Record<string, unknown>>, arg: str
   return values;
 }
 
-/** Check every argument the tool's policy names. */
-export function checkArguments(state: JudgeState, spec: ToolPolicy, call: ToolCall, found: Findings): void {
-  for (const [arg, rule] of Object.entries(spec.args)) {
+/**
+ * Check every argument the tool's policy names, and, for a tool that sends
+ * data outward, the links and addresses inside its other arguments (the
+ * library default, see `appliedRules`). `spec` is `undefined` for a tool the
+ * policy does not name.
+ */
+export function checkArguments(
+  state: JudgeState,
+  spec: ToolPolicy | undefined,
+  call: ToolCall,
+  found: Findings,
+): void {
+  for (const [arg, { rule, byDefault }] of appliedRules(state.policy, spec, call)) {
     const allowed = new Set(rule.allow.map((value) => tokenize(value).join(" ")));
     for (const leaf of argumentValues(call.args, arg, found.notes)) {
       if (!leaf.text.trim()) continue;
@@ -50,7 +62,7 @@ export function checkArguments(state: JudgeState, spec: ToolPolicy, call: ToolCa
         found.evidence.push({ argument: leaf.path, value: leaf.text, sources: [] });
         continue;
       }
-      if (rule.embedded) checkEmbedded(state, rule, leaf, found.gaps);
+      if (rule.embedded && rule.embedded !== "off") checkEmbedded(state, rule, leaf, byDefault, found.gaps);
       checkValue(state, rule, leaf, found);
     }
   }
@@ -83,18 +95,37 @@ function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Finding
     }
     return;
   }
-  found.gaps.push(provenanceGap(rule.onViolation, leaf.path, leaf.text, sources, shown));
+  found.gaps.push(provenanceGap(state, rule.onViolation, leaf.path, leaf.text, sources, shown));
 }
 
-function checkEmbedded(state: JudgeState, rule: ArgRule, leaf: Leaf, gaps: Gap[]): void {
+function checkEmbedded(state: JudgeState, rule: ArgRule, leaf: Leaf, byDefault: boolean, gaps: Gap[]): void {
+  const level = rule.embedded as "trusted" | "attested";
   for (const value of findEmbeddedValues(leaf.text)) {
     const sources = state.evidence(value);
-    if (sources.some((source) => trustRank(source.trust) >= trustRank(rule.embedded!))) continue;
-    gaps.push(provenanceGap(rule.onViolation, leaf.path, value, sources, `${leaf.path} embeds ${quoteValue(value)},`));
+    if (sources.some((source) => trustRank(source.trust) >= trustRank(level))) continue;
+    const gap = provenanceGap(
+      state,
+      rule.onViolation,
+      leaf.path,
+      value,
+      sources,
+      `${leaf.path} embeds ${quoteValue(value)},`,
+    );
+    gaps.push(
+      byDefault
+        ? {
+          ...gap,
+          message: `${gap.message} (library default: links and addresses sent outward need a ${level} source; ` +
+            `opt out with embedded: off)`,
+          rule: "outward-default",
+        }
+        : gap,
+    );
   }
 }
 
 function provenanceGap(
+  state: JudgeState,
   severity: "block" | "confirm",
   argument: string,
   value: string,
@@ -102,22 +133,29 @@ function provenanceGap(
   shown: string,
 ): Gap {
   const embedded = shown.endsWith(",");
-  return sources.length
-    ? {
-      code: "untrusted-argument",
-      severity,
-      message: `${shown} ${embedded ? "which appears" : "appears"} only in untrusted input from ${names(sources)}`,
-      argument,
-      value,
-      sources: uniqueNames(sources),
-    }
-    : {
+  if (!sources.length) {
+    return {
       code: "invented-argument",
       severity,
       message: `${shown} ${embedded ? "which appears" : "appears"} in no input the model has seen`,
       argument,
       value,
     };
+  }
+  const message = `${shown} ${embedded ? "which appears" : "appears"} only in untrusted input from ${names(sources)}`;
+  if (state.policy.default.confirmUntrustedFrom === "any" || severity === "block") {
+    return { code: "untrusted-argument", severity, message, argument, value, sources: uniqueNames(sources) };
+  }
+  const escalation = escalate(severity, sources);
+  return {
+    code: "untrusted-argument",
+    severity: escalation.severity,
+    message: message + escalation.clause,
+    argument,
+    value,
+    sources: uniqueNames(sources),
+    delegation: escalation.delegation,
+  };
 }
 
 /** The distinct names of some sources, in order. */

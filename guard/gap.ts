@@ -35,6 +35,14 @@ export interface Gap {
   readonly trust?: "attested" | "trusted";
   /** For `prior` / `no-prior` gaps: the ledger effect key. */
   readonly effect?: string;
+  /**
+   * For provenance gaps judged by delegation-aware escalation: `designated`
+   * when a source the user pointed at supplied the value (the user may be
+   * asked), `undesignated` when none did (blocked outright).
+   */
+  readonly delegation?: "designated" | "undesignated";
+  /** `outward-default` when the library default for outward tools, not a policy rule, found the gap. */
+  readonly rule?: "outward-default";
 }
 
 /** Why a checked argument value passed: the sources that vouched for it, or its allow list. */

@@ -87,7 +87,7 @@ function judgeCall(state: JudgeState, call: ToolCall): Judgement {
         `${call.tool} is not in policy "${policy.source}": it is judged by the default rules and its output is untrusted`,
     });
   }
-  if (spec) checkArguments(state, spec, call, { gaps, notes, evidence });
+  checkArguments(state, spec, call, { gaps, notes, evidence });
   const onTainted = spec?.onTainted ?? policy.default.onTainted;
   if (state.tainters.length && onTainted !== "allow") {
     gaps.push({

@@ -45,6 +45,7 @@ export {
   isGapCode,
   type OutputSpec,
   type Policy,
+  type PolicyDefaults,
   PolicyError,
   type PolicyIssue,
   type Recipient,
@@ -54,6 +55,8 @@ export {
 } from "./policy/mod.ts";
 export { errorText, makeToolCall, type ToolCall } from "./tool_call.ts";
 export { incomingLabel, judge, type Judgement, type JudgeState } from "./judge.ts";
+export { type AppliedRule, appliedRules, isDestinationName, isOutward } from "./outward.ts";
+export { escalate, type Escalation, isDesignated, isSelectorName } from "./designation.ts";
 export { fillTemplate, type PlanContext, type PlannerApprover, planRecovery } from "./plan_recovery.ts";
 export {
   type Decision,

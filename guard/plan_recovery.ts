@@ -203,6 +203,13 @@ function explainNoRoute(context: PlanContext, call: ToolCall, gaps: readonly Gap
     if (code === "prior") {
       why.push(`no runnable prerequisite writes ${ofCode.map((gap) => `"${gap.effect}"`).join(", ")}`);
     }
+    const undesignated = ofCode.filter((gap) => gap.delegation === "undesignated").flatMap((gap) => gap.sources ?? []);
+    if (undesignated.length) {
+      why.push(
+        `the user did not point at ${[...new Set(undesignated)].join(", ")} in their own words, so the user is not ` +
+          `asked; a task that names that source (the file, page or message) may be confirmed`,
+      );
+    }
     if (GAP_KINDS[code].noRoute) why.push(GAP_KINDS[code].noRoute);
     reasons.push(`[${code}] ${why.join("; ")}`);
   }

@@ -16,6 +16,7 @@ import {
 } from "../core/mod.ts";
 import type { Branch } from "./branch.ts";
 import { LabelError } from "./guard_errors.ts";
+import { isDesignated } from "./designation.ts";
 import { incomingLabel } from "./judge.ts";
 import { checkLabel } from "./labelled.ts";
 import { type Policy, toolPolicy } from "./policy/mod.ts";
@@ -25,7 +26,11 @@ import { errorText } from "./tool_call.ts";
 
 /** Options for recording one tool output. */
 export interface RecordOptions {
-  /** The call's arguments (a catalogue label may depend on them). */
+  /**
+   * The call's arguments: a catalogue label may depend on them, and they say
+   * whether the user designated the source (see `isDesignated`); without
+   * them the source is not designated.
+   */
   readonly args?: Readonly<Record<string, unknown>>;
   /** The label of what really came back: the stricter of it and the declared label is kept. */
   readonly label?: Label;
@@ -85,8 +90,17 @@ export function recordOutput(context: RecordContext, tool: string, output: unkno
   // The label and the taint first: whatever happens below, what was read counts as read.
   branch.restrict(label);
   if (trust === "suspicious" || label.unknown.length) branch.taint(name);
+  const designated = designatedCall(branch, options.args ?? {});
   try {
-    const deep = indexOutput(branch, name, { trust, label, output, structured, data: options.data, fields });
+    const deep = indexOutput(branch, name, {
+      trust,
+      label,
+      output,
+      structured,
+      data: options.data,
+      fields,
+      designated,
+    });
     if (deep.length) {
       ledger.record("note", branch.name, {
         tool,
@@ -98,7 +112,7 @@ export function recordOutput(context: RecordContext, tool: string, output: unkno
     }
   } catch (error) {
     // Indexing failed; the label already applies. Keep the output as text so nothing is lost.
-    branch.addSource(name, { trust: "suspicious", label, texts: [safeText(output)] });
+    branch.addSource(name, { trust: "suspicious", label, texts: [safeText(output)], designated });
     ledger.record("note", branch.name, { tool, detail: { code: "deep-value", message: errorText(error) } });
   }
   if (problem) {
@@ -114,11 +128,21 @@ interface Indexing {
   readonly structured: unknown;
   readonly data: unknown;
   readonly fields: readonly string[];
+  readonly designated: boolean;
+}
+
+/** Whether the user named the call in their own words; a failure to tell is a no (the stricter answer). */
+function designatedCall(branch: Branch, args: Readonly<Record<string, unknown>>): boolean {
+  try {
+    return isDesignated((value) => branch.evidence.find(value).map((match) => branch.sources[match.sourceId]), args);
+  } catch {
+    return false;
+  }
 }
 
 /** Index an output; returns the paths of values nested beyond the limit (read as text). */
 function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
-  const { trust, label } = item;
+  const { trust, label, designated } = item;
   if (trust === "suspicious" || typeof item.structured !== "object" || item.structured === null) {
     // Untrusted JSON text is indexed once, by its decoded keys and leaves (escapes such as \n cannot hide a value),
     // unless it nests past the limit: then the leaves up to the limit and the rest as text, as below.
@@ -131,7 +155,7 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
       ? readLeaves(item.data !== undefined ? item.data : parseJsonObject(item.output))
       : readLeaves(item.output);
     const texts = [...(typeof item.output === "string" ? [item.output] : []), ...leaves.map((leaf) => leaf.text)];
-    branch.addSource(name, { trust, label, texts });
+    branch.addSource(name, { trust, label, texts, designated });
     return leaves.filter((leaf) => leaf.deep).map((leaf) => leaf.path || "(root)");
   }
   // Structured output vouches only for complete field values; fields written by strangers vouch for nothing.
@@ -141,8 +165,10 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
   const own = leaves.filter((leaf) => !leaf.deep && !isStranger(leaf.path));
   const stranger = leaves.filter((leaf) => !leaf.deep && isStranger(leaf.path));
   const deep = leaves.filter((leaf) => leaf.deep);
-  branch.addSource(name, { trust, label, fields: own.map((leaf) => leaf.text) });
-  if (deep.length) branch.addSource(`${name}[deep]`, { trust, label, texts: deep.map((leaf) => leaf.text) });
+  branch.addSource(name, { trust, label, fields: own.map((leaf) => leaf.text), designated });
+  if (deep.length) {
+    branch.addSource(`${name}[deep]`, { trust, label, texts: deep.map((leaf) => leaf.text), designated });
+  }
   if (stranger.length) {
     const names = item.fields.filter((pattern) => {
       const matches = compileFieldPatterns([pattern]);
@@ -152,6 +178,7 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
       trust: "suspicious",
       label: meetPartial(label, knownLabel(makeLabel(label.known.readers, "suspicious"))),
       texts: stranger.map((leaf) => leaf.text),
+      designated,
     });
   }
   return deep.map((leaf) => leaf.path || "(root)");

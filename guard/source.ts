@@ -17,4 +17,9 @@ export interface Source {
   readonly label: PartialLabel;
   /** `fields` when only complete field values count as evidence; `text` otherwise. */
   readonly vouches: "text" | "fields";
+  /**
+   * Whether the user designated this source: the call that produced it was
+   * named in the user's own words (see `isDesignated`). Absent means no.
+   */
+  readonly designated?: boolean;
 }

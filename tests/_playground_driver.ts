@@ -141,7 +141,10 @@ async function drivePlayground(url: string, profile: string, prefix: string): Pr
     const policy = await page.inputValue("#policy");
     await page.fill(
       "#policy",
-      policy.replace("to: {require: trusted, on_violation: block}", "to: {require: trusted, on_violation: confirm}"),
+      // The inbox is read with no argument the user named, so the user is asked only once the policy opts out of
+      // delegation-aware escalation (SECURITY.md, "Library defaults").
+      policy.replace("to: {require: trusted, on_violation: block}", "to: {require: trusted, on_violation: confirm}")
+        .replace("  on_tainted: confirm\ntools:", "  on_tainted: confirm\n  confirm_untrusted_from: any\ntools:"),
     );
     const editedPolicy = await act(page, () => page.click("#run"));
     await shoot("3-policy-edited");

@@ -8,6 +8,7 @@ import { guardTools } from "../adapters/ai_sdk/mod.ts";
 
 const POLICY = (onViolation: "block" | "confirm") =>
   `version: 1
+default: {confirm_untrusted_from: any} # the inbox is read with no argument the user named: ask anyway
 tools:
   read_inbox: {output: untrusted, on_tainted: allow}
   send_email:

@@ -412,7 +412,9 @@ tools:
       return true;
     },
   });
-  guard.record("read_web", "write to help@vendor.example");
+  // The user named the page: a value it supplies may be confirmed by the user (delegation-aware escalation).
+  guard.user("Reset my account as the page vendor-help explains");
+  guard.record("read_web", "write to help@vendor.example", { args: { page: "vendor-help" } });
   const call = { email: "help@vendor.example", password: "correct-horse-battery" };
   assert.deepEqual(guard.planRecovery("reset_account", call), {
     found: true,

@@ -21,6 +21,7 @@ Deno.test("findEmbeddedValues() leaves file names, numbers and abbreviations alo
 
 const policy = compilePolicy({
   version: 1,
+  default: { confirm_untrusted_from: "any" }, // the page is recorded without the arguments that named it: ask anyway
   tools: {
     get_webpage: { output: "untrusted", on_tainted: "allow" },
     send_direct_message: {

@@ -161,8 +161,9 @@ tools:
 
 Deno.test("Guard.decide() asks for confirmation instead of blocking when on_violation is confirm", () => {
   const guard = new Guard(RULES);
-  guard.user("Pay the bill in my inbox, 1200 EUR");
-  guard.record("read_inbox", "Bill: pay 1200 EUR to DE89370400440532013000 by Friday");
+  guard.user("Pay the bill in my inbox folder 'bills', 1200 EUR");
+  // The user named the folder the bill was read from: the source is designated, so the user may be asked.
+  guard.record("read_inbox", "Bill: pay 1200 EUR to DE89370400440532013000 by Friday", { args: { folder: "bills" } });
   const decision = guard.decide("transfer", { iban: "DE89370400440532013000", amount: 1200, currency: "EUR" });
   assert.equal(decision.outcome, "confirm");
   assert.deepEqual(decision.gaps.map((gap) => [gap.code, gap.severity, gap.argument]), [

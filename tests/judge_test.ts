@@ -161,3 +161,32 @@ Deno.test("Guard.decide() and Guard.propose() run Gate 1 once for a blocked call
   assert.equal(proposed.status, "blocked");
   assert.equal(settled, 2);
 });
+
+Deno.test("judge() escalates a confirm gap by the designation of the sources that supplied the value", () => {
+  const policy = compilePolicy({
+    version: 1,
+    tools: { pay: { output: "trusted", args: { iban: { require: "trusted", on_violation: "confirm" } } } },
+  }, "pay.json");
+  const call = makeToolCall("pay", { iban: "DE89370400440532013000", note: "see https://phish.example" });
+  const severities = (seen: Record<string, Source[]>, p: Policy = policy) =>
+    judge(state({ seen }, p), call).gaps.map((gap) => [gap.code, gap.severity, gap.delegation, gap.rule]);
+  const designated = { ...WEB, designated: true };
+  // The IBAN: asked about only from a designated source. The link in free text: the outward default does not apply
+  // (pay names no destination), so nothing more is checked.
+  assert.deepEqual(severities({ DE89370400440532013000: [WEB] }), [
+    ["untrusted-argument", "block", "undesignated", undefined],
+  ]);
+  assert.deepEqual(severities({ DE89370400440532013000: [WEB, designated] }), [
+    ["untrusted-argument", "confirm", "designated", undefined],
+  ]);
+  const any = compilePolicy({
+    version: 1,
+    default: { confirm_untrusted_from: "any" },
+    tools: { pay: { output: "trusted", args: { iban: { require: "trusted", on_violation: "confirm" } } } },
+  });
+  assert.deepEqual(severities({ DE89370400440532013000: [WEB] }, any), [
+    ["untrusted-argument", "confirm", undefined, undefined],
+  ]);
+  // Designation never vouches: a designated untrusted source still leaves the gap open.
+  assert.equal(judge(state({ seen: { DE89370400440532013000: [designated] } }, policy), call).evidence.length, 0);
+});

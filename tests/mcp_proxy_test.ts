@@ -12,6 +12,7 @@ const INBOX = [DENO, "run", "-A", `${ROOT}tests/_mcp_inbox_server.ts`];
 const POLICY = `version: 1
 default:
   on_tainted: confirm
+  confirm_untrusted_from: any # the inbox is read with no argument the user named: ask anyway
 tools:
   read_inbox: {output: untrusted, on_tainted: allow}
   get_contacts: {output: trusted, on_tainted: allow}

@@ -8,6 +8,7 @@ import { guardAgentTools } from "../adapters/openai_agents/mod.ts";
 
 const POLICY = (onViolation: "block" | "confirm") =>
   `version: 1
+default: {confirm_untrusted_from: any} # the inbox is read with no argument the user named: ask anyway
 tools:
   read_inbox: {output: untrusted, on_tainted: allow}
   send_email:

@@ -43,7 +43,12 @@ function assertPolicyIssues(load: () => unknown, source: string, issues: PolicyI
 Deno.test("parsePolicy() loads ProvGuard's published example policy unchanged", () => {
   const policy = parsePolicy(PROVGUARD_YAML, { source: "email_agent.yaml" });
   assert.equal(policy.source, "email_agent.yaml");
-  assert.deepEqual(policy.default, { onTainted: "confirm" });
+  // The library's defaults fill what the file does not say (SECURITY.md, "Library defaults").
+  assert.deepEqual(policy.default, {
+    onTainted: "confirm",
+    outwardEmbedded: "trusted",
+    confirmUntrustedFrom: "designated",
+  });
   assert.deepEqual(Object.keys(policy.tools), ["read_inbox", "get_contacts", "send_email"]);
   assert.deepEqual(policy.tools.read_inbox.output, { kind: "label", label: makeLabel(["public"], "suspicious") });
   assert.deepEqual(policy.tools.get_contacts.output, { kind: "label", label: makeLabel(["public"], "trusted") });

@@ -140,7 +140,10 @@ export interface CallDetail {
   readonly verdict: string;
   /** Whether it would have run live (its output then feeds later calls). */
   readonly ran: boolean;
-  /** Open gaps: code, severity, argument, value, sources. */
+  /**
+   * Open gaps: code, severity, argument, value, sources, and, where they
+   * apply, `delegation` (`designated` / `undesignated`) and `rule` (`outward-default`).
+   */
   readonly gaps: readonly Readonly<Record<string, unknown>>[];
   /** The sources that vouched for each checked argument. */
   readonly vouching: readonly {
@@ -171,12 +174,14 @@ function callDetail(call: LiveCall): CallDetail {
     outcome: call.outcome,
     verdict: call.verdict,
     ran: call.ran,
-    gaps: call.gaps.map(({ code, severity, argument, value, sources }) => ({
+    gaps: call.gaps.map(({ code, severity, argument, value, sources, delegation, rule }) => ({
       code,
       severity,
       argument,
       value,
       sources,
+      delegation,
+      rule,
     })),
     vouching: call.evidence.map(({ argument, value, sources }) => ({ argument, value, sources })),
     rulings: call.rulings,

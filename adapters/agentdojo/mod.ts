@@ -42,14 +42,6 @@ export {
 } from "./bench_counts.ts";
 export { formatSuiteReport } from "./format_report.ts";
 export {
-  escalate,
-  escalateSuite,
-  type EscalationOptions,
-  supplyingCalls,
-  userDesignated,
-} from "./designated_source.ts";
-export { outwardFreeText, type ToolSpec, withOutwardDefault } from "./outward_default.ts";
-export {
   AGENTDOJO_SUITES,
   AGENTDOJO_VERSION,
   attackFolder,

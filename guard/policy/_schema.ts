@@ -11,7 +11,7 @@ const onTainted = z.enum(["allow", "confirm", "block"]);
 const argRule = z.strictObject({
   require: z.optional(z.enum(["trusted", "attested"])),
   allow: z.optional(z.array(z.string())),
-  embedded: z.optional(z.enum(["trusted", "attested"])),
+  embedded: z.optional(z.enum(["trusted", "attested", "off"])),
   on_violation: z.optional(z.enum(["block", "confirm"])),
 });
 
@@ -26,6 +26,7 @@ const recipient = z.union([name, z.strictObject({ arg: name })]);
 
 const tool = z.strictObject({
   output: z.optional(output),
+  outward: z.optional(z.boolean()),
   untrusted_fields: z.optional(z.array(name).check(z.minLength(1))),
   on_tainted: z.optional(onTainted),
   args: z.optional(z.record(z.string(), argRule)),
@@ -48,7 +49,11 @@ const field = z.union([
 
 export const policySchema = z.strictObject({
   version: z.literal(1),
-  default: z.optional(z.strictObject({ on_tainted: z.optional(onTainted) })),
+  default: z.optional(z.strictObject({
+    on_tainted: z.optional(onTainted),
+    outward_embedded: z.optional(z.enum(["trusted", "attested", "off"])),
+    confirm_untrusted_from: z.optional(z.enum(["designated", "any"])),
+  })),
   readers: z.optional(z.strictObject({
     groups: z.optional(z.array(name).check(z.minLength(1))),
     directory: z.optional(z.record(z.string(), name)),
@@ -82,6 +87,9 @@ export const KNOWN_KEYS: readonly string[] = [
   "version",
   "default",
   "on_tainted",
+  "outward_embedded",
+  "confirm_untrusted_from",
+  "outward",
   "readers",
   "groups",
   "directory",

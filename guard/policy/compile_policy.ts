@@ -160,7 +160,11 @@ class Compiler {
       approvers,
       schemas,
       casts,
-      default: { onTainted: onTainted === "block" ? "block" as const : "confirm" as const },
+      default: {
+        onTainted: onTainted === "block" ? "block" as const : "confirm" as const,
+        outwardEmbedded: raw.default?.outward_embedded ?? "trusted",
+        confirmUntrustedFrom: raw.default?.confirm_untrusted_from ?? "designated",
+      },
       tools,
     });
   }
@@ -218,6 +222,7 @@ class Compiler {
     } else output = { kind: "label", label: this.#labelRef(spec.output, `${at}.output`) };
     return Object.freeze({
       output: Object.freeze(output),
+      ...(spec.outward === undefined ? {} : { outward: spec.outward }),
       untrustedFields: Object.freeze(this.#fieldPatterns(spec.untrusted_fields ?? [], `${at}.untrusted_fields`)),
       ...(spec.on_tainted ? { onTainted: spec.on_tainted } : {}),
       args: Object.freeze(args),

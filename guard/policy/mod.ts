@@ -26,6 +26,7 @@ export {
   groupOf,
   type OutputSpec,
   type Policy,
+  type PolicyDefaults,
   type Recipient,
   type ToolPolicy,
   toolPolicy,

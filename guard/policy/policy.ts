@@ -24,9 +24,11 @@ export interface ArgRule {
   readonly require?: "trusted" | "attested";
   /**
    * The least trust a source must have to vouch for each link or e-mail address
-   * found inside the value, however free the text around them is.
+   * found inside the value, however free the text around them is; `off` opts
+   * this argument out of the library default for outward tools
+   * ({@linkcode PolicyDefaults.outwardEmbedded}).
    */
-  readonly embedded?: "trusted" | "attested";
+  readonly embedded?: "trusted" | "attested" | "off";
   /** Values that always pass (compared after normalisation). */
   readonly allow: readonly string[];
   /** What a violation costs: `block`, or `confirm` (the user may waive it). */
@@ -40,6 +42,12 @@ export type Recipient = { readonly group: string } | { readonly arg: string };
 export interface ToolPolicy {
   /** The label of what the call reads and returns. */
   readonly output: OutputSpec;
+  /**
+   * Whether the call sends data outward, as the policy says it (`outward:`);
+   * `undefined` lets {@linkcode isOutward} derive it from the contract and the
+   * argument names.
+   */
+  readonly outward?: boolean;
   /**
    * Field names whose values in the tool's structured output are written by
    * strangers (an e-mail body, a transaction subject): they are recorded as a
@@ -104,6 +112,26 @@ export interface CastPolicy {
   readonly ceiling: Label;
 }
 
+/** The policy's `default:` section, with the library's defaults filled in. */
+export interface PolicyDefaults {
+  /** What a tool the policy does not name needs once untrusted input was read (`on_tainted`). */
+  readonly onTainted: "confirm" | "block";
+  /**
+   * The least trust a source must have to vouch for a link or e-mail address
+   * inside any argument of a tool that sends data outward, when the policy has
+   * no rule that already vouches for the whole value (`outward_embedded`;
+   * default `trusted`; `off` opts the whole policy out).
+   */
+  readonly outwardEmbedded: "trusted" | "attested" | "off";
+  /**
+   * Which sources of untrusted origin may lead to a question to the user
+   * (`confirm_untrusted_from`): `designated` (default) only a source the user
+   * pointed at in their own words, so a value only other untrusted sources
+   * supplied is blocked outright; `any` every source (pab v2).
+   */
+  readonly confirmUntrustedFrom: "designated" | "any";
+}
+
 /** A compiled, validated policy. */
 export interface Policy {
   /** Where the policy came from (a file name), for messages. */
@@ -128,8 +156,8 @@ export interface Policy {
   readonly schemas: Readonly<Record<string, AnswerSchema>>;
   /** Casts allowed for unlabelled tools, by tool name. */
   readonly casts: Readonly<Record<string, CastPolicy>>;
-  /** Rules for tools the policy does not name. */
-  readonly default: { readonly onTainted: "confirm" | "block" };
+  /** Rules for tools the policy does not name, and the library defaults every tool gets. */
+  readonly default: PolicyDefaults;
   /** Per-tool rules. */
   readonly tools: Readonly<Record<string, ToolPolicy>>;
 }

@@ -48,7 +48,7 @@ def test_pab_session_is_isolated_from_other_sessions(pab):
 
 def test_pab_session_plan_names_the_way_to_yes(pab):
     session = pab.client.create_session()
-    session.user("Pay the bill")
+    session.user("Pay the bill in bill.txt")  # the user names the file, so the user may be asked
     session.record("read_file", BILL, args={"file_path": "bill.txt"})
     recovery = session.plan("send_money", PAY)
     assert recovery.found and recovery.steps[0].kind == "ruling"

@@ -95,7 +95,8 @@ function namedSources(branch: Branch, session: Session, value: string): Source[]
     named.push(session.sources[id]);
     if (named.length === NAMED_SOURCES) break;
   }
-  return named;
+  // Named in the order they were read, whatever order the index found them in.
+  return named.sort((a, b) => a.id - b.id);
 }
 
 function bindApprovers(policy: Policy, rules: Readonly<Record<string, ApproverRule>>): Record<string, PlannerApprover> {

@@ -13,10 +13,10 @@
  *
  * @module
  */
-import { amountTokens, canonicalHost, cardToken, currencyOf, ibanToken, phoneToken } from "./entity_grammar.ts";
+import { amountTokens, cardToken, currencyOf, ibanToken, phoneToken } from "./entity_grammar.ts";
+import { balanced, CLOSERS, isWordChar, plainTokens, scanLinks, type TokenSink } from "./scan_links.ts";
 
-/** Receives each token, and for an entity token the text it was read from. */
-export type TokenSink = (token: string, raw?: string) => void;
+export type { TokenSink } from "./scan_links.ts";
 
 const INVISIBLE = /\p{Cf}/gu;
 const NON_ASCII = /[\u0080-\uffff]/;
@@ -24,9 +24,7 @@ const QUICK_CLOSERS = ".,;:!?)";
 const FULL_STOPS = /[\u3002\uff61]/g;
 const WORD = /[^\s"<>[\]{}|\\^`]+|["<>[\]{}|\\^`]/gu;
 const PLAIN_WORD = /^[\p{L}\p{M}]+$/u;
-const TOKEN = /[\p{L}\p{M}\p{N}]+|[^\s\p{L}\p{M}\p{N}]/gu;
 const OPENERS = new Set([..."('‘“«‹„:=*•·,;~¡¿‣◦▪►→"]);
-const CLOSERS = new Set([...")'’”»›.,;:!?*"]);
 const NUMERIC_START = /^[-+\u2212(]?[\d$€£¥₹₩₽₺₪₫₴₦₱฿.,]/u;
 const DIGITS = /^\d+$/;
 const IBAN_HEAD = /^[a-z]{2}\d{2}$/;
@@ -34,20 +32,6 @@ const IBAN_GROUP = /^[a-z0-9]{1,4}$/;
 const CARD_GROUP = /^\d{1,7}$/;
 const AREA_CODE = /^\(\d{2,5}\)/;
 const PHONE_PART = /^\(?\d{1,5}\)?(?:[-.]\d{1,5})*$/;
-const SENTENCE_START = /^\p{Lu}\p{Ll}{2,}$/u;
-/** Top-level domains common enough that a capitalised word right after one starts a sentence. */
-const COMMON_TLDS = new Set("com org net edu gov io co uk de fr eu info biz us ca au ch nl".split(" "));
-const HOST_RUN = /[\p{L}\p{M}\p{N}.-]+/gu;
-const WIDE_ALNUM = /[\p{L}\p{M}\p{N}]/u;
-const SYMBOL_OR_ALNUM = /[\p{L}\p{N}\p{Sc}]/u;
-/** File extensions that are not top-level domains, so `report.pdf` is not a host (each checked against IANA's list). */
-const NOT_TLDS = new Set(
-  ("txt pdf js ts json csv png jpg jpeg gif svg html htm xml yaml yml toml ini cfg conf log doc docx xls xlsx " +
-    "ppt pptx odt exe dll bin tar gz tgz bz2 xz rar mp3 mp4 wav avi mkv webm webp bmp tif tiff ico rb go kt " +
-    "cpp hpp cs php bat ps1 sql db lock env bak tmp old swp css scss jsx tsx vue mjs cjs wasm iso dmg apk " +
-    "msi deb rpm ics vcf eml msg pem crt csr p12 pfx sig asc").split(" "),
-);
-const DEFAULT_PORTS: Readonly<Record<string, string>> = { http: "80", https: "443", ftp: "21", ws: "80", wss: "443" };
 
 /**
  * Fold text the way pab compares it, keeping case: invisible format characters
@@ -319,151 +303,4 @@ function strip(word: string, keepOpeners = false): { core: string; before: strin
     end--;
   }
   return { core: word.slice(start, end), before: word.slice(0, start), after: word.slice(end) };
-}
-
-/** Whether `word[start, end)` has at least as many `(` as `)`, so a final `)` belongs to it. */
-function balanced(word: string, start: number, end: number): boolean {
-  let depth = 0;
-  for (let k = start; k < end; k++) {
-    if (word[k] === "(") depth++;
-    else if (word[k] === ")") depth--;
-  }
-  return depth >= 0;
-}
-
-function plainTokens(lower: string, sink: TokenSink): void {
-  for (const token of lower.match(TOKEN) ?? []) sink(token);
-}
-
-/** Links, e-mail addresses and hosts inside one core, glued to markup or not; the rest as plain tokens. */
-function scanLinks(core: string, sink: TokenSink): void {
-  const starts: { start: number; body: number }[] = [];
-  for (let at = core.indexOf("://"); at >= 0; at = core.indexOf("://", at + 3)) {
-    let start = at;
-    const floor = starts.length ? starts[starts.length - 1].body : 0;
-    while (start > floor && isSchemeChar(core.charCodeAt(start - 1))) start--;
-    while (start < at && !/[a-z]/i.test(core[start])) start++;
-    if (start < at) starts.push({ start, body: at + 3 });
-  }
-  let done = 0;
-  starts.forEach(({ start, body }, n) => {
-    const end = n + 1 < starts.length ? starts[n + 1].start : core.length;
-    scanAddresses(core.slice(done, start), sink);
-    let last = end;
-    while (last > body && CLOSERS.has(core[last - 1]) && !(core[last - 1] === ")" && balanced(core, body, last))) {
-      last--;
-    }
-    const token = urlToken(core.slice(start, body - 3).toLowerCase(), core.slice(body, last));
-    if (token) sink(token, core.slice(start, last));
-    else plainTokens(core.slice(start, last).toLowerCase(), sink);
-    plainTokens(core.slice(last, end), sink);
-    done = end;
-  });
-  scanAddresses(core.slice(done), sink);
-}
-
-function urlToken(scheme: string, rest: string): string | undefined {
-  let authorityEnd = rest.search(/[/?#]/);
-  if (authorityEnd < 0) authorityEnd = rest.length;
-  const authority = rest.slice(0, authorityEnd);
-  const at = authority.lastIndexOf("@");
-  const userinfo = at >= 0 ? authority.slice(0, at + 1) : "";
-  const hostPort = authority.slice(at + 1);
-  const colon = hostPort.lastIndexOf(":");
-  let host = hostPort;
-  let port = "";
-  if (colon >= 0 && /^\d*$/.test(hostPort.slice(colon + 1))) {
-    [host, port] = [hostPort.slice(0, colon), hostPort.slice(colon + 1)];
-  }
-  const canonical = canonicalHost(host.replace(/\.$/, ""), true);
-  if (!canonical) return undefined;
-  if (port === DEFAULT_PORTS[scheme]) port = "";
-  const path = rest.slice(authorityEnd);
-  return `url:${scheme}://${userinfo}${canonical}${port ? `:${port}` : ""}${path.startsWith("/") ? path : `/${path}`}`;
-}
-
-/** E-mail addresses in a piece of a core with no URL in it; hosts and plain tokens between them. */
-function scanAddresses(piece: string, sink: TokenSink): void {
-  let done = 0;
-  for (let at = piece.indexOf("@"); at >= 0; at = piece.indexOf("@", at + 1)) {
-    if (at < done) continue;
-    let start = at;
-    while (start > done && isAddressChar(piece, start - 1, "._%+-")) start--;
-    let end = at + 1;
-    while (end < piece.length && isAddressChar(piece, end, ".-")) end++;
-    while (end > at + 1 && /[.-]/.test(piece[end - 1])) end--;
-    const domain = canonicalHost(piece.slice(at + 1, end));
-    if (start === at || !domain) continue;
-    scanHosts(piece.slice(done, start), sink);
-    sink(`email:${piece.slice(start, at).toLowerCase()}@${domain}`, piece.slice(start, end));
-    done = end;
-  }
-  scanHosts(piece.slice(done), sink);
-}
-
-/**
- * Where a host glued to the next sentence ends: in `www.x.com.They`, a capitalised word right after a common
- * top-level domain written in lower case (from the third label on) starts a sentence, so the host is `www.x.com`.
- * Returns the length of the host part.
- */
-function sentenceCut(run: string): number {
-  const labels = run.split(".");
-  let length = labels[0].length + 1 + (labels[1]?.length ?? 0);
-  for (let k = 2; k < labels.length; k++) {
-    if (SENTENCE_START.test(labels[k]) && COMMON_TLDS.has(labels[k - 1])) return length;
-    length += 1 + labels[k].length;
-  }
-  return run.length;
-}
-
-/** Hosts (and host/path links) in a piece with no URL or address in it; the rest as plain tokens. */
-function scanHosts(piece: string, sink: TokenSink): void {
-  if (!piece) return;
-  if (!piece.includes(".")) return plainTokens(piece.toLowerCase(), sink);
-  let done = 0;
-  for (const match of piece.matchAll(HOST_RUN)) {
-    let start = match.index!;
-    let end = start + match[0].length;
-    while (start < end && /[.-]/.test(piece[start])) start++;
-    while (end > start && /[.-]/.test(piece[end - 1])) end--;
-    end = start + sentenceCut(piece.slice(start, end));
-    const text = piece.slice(start, end);
-    if (!text.includes(".")) continue;
-    const host = canonicalHost(text);
-    if (!host) continue;
-    const tld = host.slice(host.lastIndexOf(".") + 1);
-    if (NOT_TLDS.has(tld) && !host.startsWith("www.")) continue;
-    plainTokens(piece.slice(done, start).toLowerCase(), sink);
-    let linkEnd = end;
-    const tail = piece.slice(end);
-    const path = /^(?::\d+)?[/?#]/.test(tail) ? tail : "";
-    if (path) linkEnd = piece.length;
-    sink(path ? `link:${host}${path}` : `host:${host}`, piece.slice(start, linkEnd));
-    done = linkEnd;
-    if (path) break;
-  }
-  plainTokens(piece.slice(done).toLowerCase(), sink);
-}
-
-function isSchemeChar(code: number): boolean {
-  const lower = code | 32;
-  return (lower >= 97 && lower <= 122) || (code >= 48 && code <= 57) || code === 43 || code === 45 || code === 46;
-}
-
-/** A letter, mark or digit (any script), or one of `extra`. */
-function isAddressChar(text: string, at: number, extra: string): boolean {
-  const code = text.charCodeAt(at);
-  if (code < 0x80) {
-    const lower = code | 32;
-    return (lower >= 97 && lower <= 122) || (code >= 48 && code <= 57) || extra.includes(text[at]);
-  }
-  return WIDE_ALNUM.test(text[at]);
-}
-
-/** Whether a one-character word can start a value: a letter, a digit or a currency symbol. */
-function isWordChar(char: string): boolean {
-  const code = char.charCodeAt(0);
-  if (code >= 0x80) return SYMBOL_OR_ALNUM.test(char);
-  const lower = code | 32;
-  return (lower >= 97 && lower <= 122) || (code >= 48 && code <= 57) || code === 36;
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import { type Evidence, type Gap, Guard, type Outcome, type Policy, type Recovery } from "../../guard/mod.ts";
-import type { Actor, ResultEvent, Trace } from "../trace/mod.ts";
+import { type Actor, feedRecordedResult, type ResultEvent, type Trace } from "../trace/mod.ts";
 
 /**
  * How a call fares without a human: `allow` outright; `approver` (only named
@@ -101,38 +101,7 @@ export async function replayLive(trace: Trace, policy: Policy, feed: FeedMode = 
       ...(result ? { output: result.content } : {}),
     });
     if (!result || (feed === "ran" && !ran)) continue;
-    await feedResult(guard, event.tool, event.args, result, decision.outcome === "allow");
+    await feedRecordedResult(guard, event.tool, event.args, result, decision.outcome === "allow");
   }
   return calls;
-}
-
-/** Thrown inside a replayed tool whose recorded call failed. */
-class RecordedFailure extends Error {}
-
-/** Feed a recorded result: through `propose` when allowed (ledger effects commit), else only recorded. */
-async function feedResult(
-  guard: Guard,
-  tool: string,
-  args: Readonly<Record<string, unknown>>,
-  result: ResultEvent,
-  allowed: boolean,
-): Promise<void> {
-  const recorded = { args, ...(result.data === undefined ? {} : { data: result.data }) };
-  if (!allowed) {
-    guard.record(tool, result.content, recorded);
-    return;
-  }
-  try {
-    const proposal = await guard.propose(tool, args, {
-      accept: true,
-      run: () => {
-        if (result.error !== undefined) throw new RecordedFailure(result.error);
-        return result.data !== undefined ? result.data : result.content;
-      },
-    });
-    if (proposal.status !== "done") guard.record(tool, result.content, recorded);
-  } catch (error) {
-    if (!(error instanceof RecordedFailure)) throw error;
-    guard.record(tool, result.content, recorded);
-  }
 }

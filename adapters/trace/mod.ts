@@ -59,6 +59,7 @@ export { readResponsesLog } from "./read_responses_log.ts";
 export { readAnthropicLog } from "./read_anthropic_log.ts";
 export { detectTraceFormat, readTrace, type TraceFormat } from "./read_trace.ts";
 export { formatTrace } from "./format_trace.ts";
+export { feedRecordedResult } from "./feed_result.ts";
 export { TraceError } from "./trace_error.ts";
 export {
   type ReplayedCall,

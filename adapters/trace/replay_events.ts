@@ -7,9 +7,7 @@
 import { explainDecision, Guard, type Policy } from "../../guard/mod.ts";
 import type { ReplayedCall, ReplayOptions, TraceReplay } from "./replay_trace.ts";
 import type { ResultEvent, TraceEvent } from "./trace.ts";
-
-/** Thrown inside a replayed tool whose recorded call failed. */
-class RecordedFailure extends Error {}
+import { feedRecordedResult } from "./feed_result.ts";
 
 /**
  * Replay the events of trace `id` through a fresh guard for `policy`, exactly
@@ -87,34 +85,7 @@ export async function replayEvents(
       explanation: explainDecision(decision),
       ran: result !== undefined,
     }));
-    if (result) await feedResult(guard, event.tool, event.args, result, decision.outcome === "allow");
+    if (result) await feedRecordedResult(guard, event.tool, event.args, result, decision.outcome === "allow");
   }
   return Object.freeze({ trace: id, calls: Object.freeze(calls) });
-}
-
-/** Feed a call's recorded result as `replayTrace` does: through `propose` when allowed, else `record`. */
-async function feedResult(
-  guard: Guard,
-  tool: string,
-  args: Readonly<Record<string, unknown>>,
-  result: ResultEvent,
-  allowed: boolean,
-): Promise<void> {
-  const recorded = { args, ...(result.data === undefined ? {} : { data: result.data }) };
-  if (!allowed) {
-    guard.record(tool, result.content, recorded);
-    return;
-  }
-  try {
-    const proposal = await guard.propose(tool, args, {
-      accept: true,
-      run: () => {
-        if (result.error !== undefined) throw new RecordedFailure(result.content);
-        return result.data !== undefined ? result.data : result.content;
-      },
-    });
-    if (proposal.status !== "done") guard.record(tool, result.content, recorded);
-  } catch (error) {
-    if (!(error instanceof RecordedFailure)) throw error;
-  }
 }

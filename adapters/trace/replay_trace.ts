@@ -16,6 +16,7 @@ import {
   type Recovery,
 } from "../../guard/mod.ts";
 import type { Actor, ResultEvent, Trace } from "./trace.ts";
+import { feedRecordedResult } from "./feed_result.ts";
 
 /**
  * One reason a call was not allowed outright: a gap's code and sentence.
@@ -139,9 +140,6 @@ export interface ReplayOptions {
   readonly guard?: GuardOptions;
 }
 
-/** Thrown inside a replayed tool whose recorded call failed. */
-class RecordedFailure extends Error {}
-
 /**
  * Replay a trace through a fresh guard for `policy`.
  *
@@ -210,38 +208,7 @@ export async function replayTrace(trace: Trace, policy: Policy, options: ReplayO
       explanation: explainDecision(decision),
       ran: result !== undefined,
     }));
-    if (result) await feedResult(guard, event.tool, event.args, result, decision.outcome === "allow");
+    if (result) await feedRecordedResult(guard, event.tool, event.args, result, decision.outcome === "allow");
   }
   return Object.freeze({ trace: trace.id, calls: Object.freeze(calls) });
-}
-
-async function feedResult(
-  guard: Guard,
-  tool: string,
-  args: Readonly<Record<string, unknown>>,
-  result: ResultEvent,
-  allowed: boolean,
-): Promise<void> {
-  const recorded = { args, ...(result.data === undefined ? {} : { data: result.data }) };
-  if (!allowed) {
-    guard.record(tool, result.content, recorded);
-    return;
-  }
-  try {
-    const proposal = await guard.propose(tool, args, {
-      accept: true,
-      run: () => {
-        // propose() records the failure's text as the tool's output: the text the model saw.
-        if (result.error !== undefined) throw new RecordedFailure(result.content);
-        // The structured form when there is one: for a trusted tool Gate 2 then vouches for its whole fields, as
-        // record() does with `data`; for an untrusted one it indexes each field's text, which the content renders.
-        return result.data !== undefined ? result.data : result.content;
-      },
-    });
-    // Decided a moment ago on the same state, so this does not happen; if it does, the model still saw the output.
-    if (proposal.status !== "done") guard.record(tool, result.content, recorded);
-  } catch (error) {
-    if (!(error instanceof RecordedFailure)) throw error;
-    // The call failed, so nothing is committed; propose() recorded the error text the model saw.
-  }
 }

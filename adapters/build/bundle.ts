@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { entryExports, publicDeclarations } from "./declarations.ts";
 import { formatBreakdown, type SizeBreakdown, sizeBreakdown } from "./size_breakdown.ts";
@@ -168,7 +168,7 @@ export async function buildBundle(output: string, options: BuildOptions = {}): P
     gzippedBytes: gzipped.length,
     gzipped,
     ...(options.declarations ? { declarationsPath: declarationsFile(output) } : {}),
-    breakdown: sizeBreakdown(code, { ...map, mappings: `;${map.mappings}` }, REPO_ROOT),
+    breakdown: sizeBreakdown(code, { ...map, mappings: `;${map.mappings}` }, REPO_ROOT, dirname(resolve(output))),
   };
 }
 

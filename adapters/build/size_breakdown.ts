@@ -54,7 +54,7 @@ const NPM_PATH = /\/registry\.npmjs\.org\/((?:@[^/]+\/)?[^/]+)\/([^/]+)\/(.*)$/;
  * assert.equal(breakdown.unmapped, 0);
  * ```
  */
-export function sizeBreakdown(code: string, map: SourceMapV3, repoRoot: string): SizeBreakdown {
+export function sizeBreakdown(code: string, map: SourceMapV3, repoRoot: string, mapFolder?: string): SizeBreakdown {
   const encoder = new TextEncoder();
   const bytesBySource = new Map<number, number>();
   let unmapped = 0;
@@ -85,7 +85,7 @@ export function sizeBreakdown(code: string, map: SourceMapV3, repoRoot: string):
   }
   const modules = new Map<string, number>();
   for (const [index, bytes] of bytesBySource) {
-    const name = moduleName(map.sources[index] ?? `(source ${index})`, repoRoot);
+    const name = moduleName(map.sources[index] ?? `(source ${index})`, repoRoot, mapFolder);
     modules.set(name, (modules.get(name) ?? 0) + bytes);
   }
   const groups = new Map<string, number>();
@@ -123,11 +123,16 @@ export function formatBreakdown(breakdown: SizeBreakdown, top = 12): string {
   ].join("\n");
 }
 
-function moduleName(source: string, repoRoot: string): string {
+function moduleName(source: string, repoRoot: string, mapFolder?: string): string {
   const npm = NPM_PATH.exec(source);
   if (npm) return `npm:${npm[1]}@${npm[2]}/${npm[3]}`;
-  // Sources are relative to the map's folder; the repository's own files are named from its root.
+  // Sources are relative to the map's folder; the repository's own files are named from its root, wherever the
+  // repository and the map are (a clone under /tmp, a bundle written to a temporary folder).
   const root = repoRoot.endsWith("/") ? repoRoot : `${repoRoot}/`;
+  const absolute = mapFolder === undefined || source.startsWith("/")
+    ? source
+    : decodeURIComponent(new URL(source, `file://${mapFolder.endsWith("/") ? mapFolder : `${mapFolder}/`}`).pathname);
+  if (absolute.startsWith(root)) return absolute.slice(root.length);
   const rootAt = source.indexOf(root.slice(1));
   return rootAt >= 0 ? source.slice(rootAt + root.length - 1) : source.replace(/^(\.\.?\/)+/, "");
 }

@@ -203,7 +203,7 @@ Deno.test("canonicalEntity() reads a whole value as one typed value, or says it 
   assert.equal(canonicalEntity("alice and bob"), undefined);
 });
 
-Deno.test("EvidenceIndex.find() holds to the README's table of what matches what", () => {
+Deno.test("EvidenceIndex.find() holds to SECURITY.md's table of what matches what", () => {
   const same: [string, string][] = [
     ["Alice@Corp.example", "alice@corp.example"],
     ["ａｌｉｃｅ＠ｃｏｒｐ．ｅｘａｍｐｌｅ", "alice@corp.example"],

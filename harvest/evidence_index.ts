@@ -25,6 +25,7 @@
 import { tokenize } from "./normalize.ts";
 import { scanText } from "./scan_text.ts";
 import { TokenStream } from "./token_stream.ts";
+import { TokenTable } from "./token_table.ts";
 
 /** How a source matched a value. */
 export type MatchKind = "text" | "field";
@@ -66,14 +67,14 @@ export const MAX_RANK = 15;
  * ```
  */
 export class EvidenceIndex {
-  readonly #tokenIds: Map<string, number>;
+  readonly #tokenIds: TokenTable;
   readonly #stream = new TokenStream();
   /** This index's stream, then its parent's, grandparent's, ... */
   readonly #lineage: readonly TokenStream[];
 
   /** Make an empty index, or a child of `parent`. */
   constructor(parent?: EvidenceIndex) {
-    this.#tokenIds = parent ? parent.#tokenIds : new Map();
+    this.#tokenIds = parent ? parent.#tokenIds : new TokenTable();
     this.#lineage = parent ? [this.#stream, ...parent.#lineage] : [this.#stream];
   }
 
@@ -87,7 +88,12 @@ export class EvidenceIndex {
     const stream = this.#stream;
     stream.startText(sourceId, checkRank(rank));
     const table = this.#tokenIds;
-    scanText(text, (token) => stream.push(table.get(token) ?? this.#newId(token)));
+    const limit = TokenStream.MAX_TOKENS;
+    scanText(
+      text,
+      (token) => stream.push(table.intern(token, limit)),
+      (folded, start, end) => stream.push(table.internLowerAscii(folded, start, end, limit)),
+    );
   }
 
   /**
@@ -200,17 +206,8 @@ export class EvidenceIndex {
 
   #intern(words: string[]): Int32Array {
     const ids = new Int32Array(words.length);
-    for (let i = 0; i < words.length; i++) ids[i] = this.#tokenIds.get(words[i]) ?? this.#newId(words[i]);
+    for (let i = 0; i < words.length; i++) ids[i] = this.#tokenIds.intern(words[i], TokenStream.MAX_TOKENS);
     return ids;
-  }
-
-  #newId(token: string): number {
-    const id = this.#tokenIds.size;
-    if (id >= TokenStream.MAX_TOKENS) {
-      throw new RangeError(`Cannot index more than ${TokenStream.MAX_TOKENS} distinct tokens in one session`);
-    }
-    this.#tokenIds.set(token, id);
-    return id;
   }
 }
 

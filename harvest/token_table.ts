@@ -1,0 +1,100 @@
+/**
+ * Interning for the evidence index: each distinct token gets a small id, in
+ * the order first seen. An open-addressing hash table over the tokens' UTF-16
+ * codes, so a plain ASCII word can be looked up where it stands in the text
+ * ({@linkcode TokenTable.internLowerAscii}) without cutting a string out of it:
+ * a word seen before costs no allocation.
+ *
+ * @module
+ */
+
+/** FNV-1a's offset basis; tokens are hashed over their 16-bit codes. */
+const FNV_OFFSET = 0x811c9dc5;
+
+/** Distinct tokens, each with an id (0, 1, 2, ... in the order first seen). */
+export class TokenTable {
+  #tokens: string[] = [];
+  #hashes = new Int32Array(256);
+  /** id + 1 per slot; 0 is an empty slot. Always at most half full. */
+  #slots = new Int32Array(512);
+
+  /** How many distinct tokens the table holds. */
+  get size(): number {
+    return this.#tokens.length;
+  }
+
+  /** The id of `token`, or `undefined` when it was never interned. */
+  get(token: string): number | undefined {
+    let hash = FNV_OFFSET;
+    for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), 0x01000193);
+    const mask = this.#slots.length - 1;
+    for (let at = hash & mask;; at = (at + 1) & mask) {
+      const entry = this.#slots[at];
+      if (entry === 0) return undefined;
+      if (this.#hashes[entry - 1] === hash && this.#tokens[entry - 1] === token) return entry - 1;
+    }
+  }
+
+  /** The id of `token`, interning it when it is new; `limit` bounds how many tokens the table may hold. */
+  intern(token: string, limit: number): number {
+    let hash = FNV_OFFSET;
+    for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), 0x01000193);
+    const mask = this.#slots.length - 1;
+    let at = hash & mask;
+    for (;; at = (at + 1) & mask) {
+      const entry = this.#slots[at];
+      if (entry === 0) break;
+      if (this.#hashes[entry - 1] === hash && this.#tokens[entry - 1] === token) return entry - 1;
+    }
+    return this.#add(token, hash, at, limit);
+  }
+
+  /**
+   * The id of `text[start, end)` lowercased, interning it when it is new. Every character in that range must be an
+   * ASCII letter.
+   */
+  internLowerAscii(text: string, start: number, end: number, limit: number): number {
+    let hash = FNV_OFFSET;
+    for (let i = start; i < end; i++) hash = Math.imul(hash ^ (text.charCodeAt(i) | 32), 0x01000193);
+    const mask = this.#slots.length - 1;
+    const length = end - start;
+    let at = hash & mask;
+    for (;; at = (at + 1) & mask) {
+      const entry = this.#slots[at];
+      if (entry === 0) break;
+      if (this.#hashes[entry - 1] !== hash) continue;
+      const token = this.#tokens[entry - 1];
+      if (token.length !== length) continue;
+      let k = 0;
+      while (k < length && token.charCodeAt(k) === (text.charCodeAt(start + k) | 32)) k++;
+      if (k === length) return entry - 1;
+    }
+    return this.#add(text.slice(start, end).toLowerCase(), hash, at, limit);
+  }
+
+  #add(token: string, hash: number, at: number, limit: number): number {
+    const id = this.#tokens.length;
+    if (id >= limit) throw new RangeError(`Cannot index more than ${limit} distinct tokens in one session`);
+    this.#tokens.push(token);
+    if (id >= this.#hashes.length) {
+      const bigger = new Int32Array(this.#hashes.length * 2);
+      bigger.set(this.#hashes);
+      this.#hashes = bigger;
+    }
+    this.#hashes[id] = hash;
+    this.#slots[at] = id + 1;
+    if ((id + 1) * 2 > this.#slots.length) this.#rehash();
+    return id;
+  }
+
+  #rehash(): void {
+    const slots = new Int32Array(this.#slots.length * 2);
+    const mask = slots.length - 1;
+    for (let id = 0; id < this.#tokens.length; id++) {
+      let at = this.#hashes[id] & mask;
+      while (slots[at] !== 0) at = (at + 1) & mask;
+      slots[at] = id + 1;
+    }
+    this.#slots = slots;
+  }
+}

@@ -85,16 +85,19 @@ export class EvidenceIndex {
 
   /** Index free text: any whole-token run inside it is evidence. `rank` (0 to 15) is the caller's, e.g. a trust rank. */
   addText(sourceId: number, text: string, rank = 0): void {
-    const stream = this.#stream;
-    stream.startText(sourceId, checkRank(rank));
-    const table = this.#tokenIds;
-    const limit = TokenStream.MAX_TOKENS;
-    scanText(
-      text,
-      (token) => stream.push(table.intern(token, limit)),
-      (folded, start, end) => stream.push(table.internLowerAscii(folded, start, end, limit)),
-    );
+    this.#stream.startText(sourceId, checkRank(rank));
+    scanText(text, this.#pushToken, this.#pushPlain);
   }
+
+  /** Append a token to the text started last (made once per index, not per text). */
+  readonly #pushToken = (token: string): void => {
+    this.#stream.push(this.#tokenIds.intern(token, TokenStream.MAX_TOKENS));
+  };
+
+  /** Append a plain word, read where it stands in the folded text. */
+  readonly #pushPlain = (folded: string, start: number, end: number): void => {
+    this.#stream.push(this.#tokenIds.internLowerAscii(folded, start, end, TokenStream.MAX_TOKENS));
+  };
 
   /**
    * Index a structured value once, as free text: every object key and every
@@ -108,11 +111,12 @@ export class EvidenceIndex {
       if (depth > 64) throw new TypeError("Cannot index a structured value nested more than 64 levels");
       if (item === null || item === undefined) return;
       if (typeof item === "object") {
-        if (Array.isArray(item)) { for (const element of item) walk(element, depth + 1); }
+        if (Array.isArray(item)) { for (let i = 0; i < item.length; i++) walk(item[i], depth + 1); }
         else {
-          for (const [key, element] of Object.entries(item)) {
+          const record = item as Record<string, unknown>;
+          for (const key of Object.keys(record)) {
             this.addText(sourceId, key, checked);
-            walk(element, depth + 1);
+            walk(record[key], depth + 1);
           }
         }
       } else if (typeof item === "string" || typeof item === "number" || typeof item === "bigint") {

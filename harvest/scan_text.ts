@@ -120,7 +120,7 @@ export type PlainSink = (text: string, start: number, end: number) => void;
 export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void {
   const folded = joinSpacedAt(foldText(text));
   const emit = plain ?? ((from: string, start: number, end: number) => sink(from.slice(start, end).toLowerCase()));
-  const window = new WordWindow();
+  const window = SPARE_WINDOWS.pop() ?? new WordWindow();
   const length = folded.length;
   let i = 0;
   while (i < length) {
@@ -151,7 +151,12 @@ export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void
     window.reset(folded, start, end);
     i = window.end(scanFirst(window, sink));
   }
+  window.reset("", 0, 0);
+  SPARE_WINDOWS.push(window);
 }
+
+/** Windows to reuse, so that scanning a short text (a JSON leaf) allocates none; a sink that scans again takes another. */
+const SPARE_WINDOWS: WordWindow[] = [];
 
 /** Scan the window's first word, which is not a plain word; returns how many following words it consumed. */
 function scanFirst(words: WordWindow, sink: TokenSink): number {

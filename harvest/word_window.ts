@@ -35,26 +35,27 @@ export class WordWindow {
   #text = "";
   #words: string[] = [];
   #ends: number[] = [];
+  /** How many of `#words` and `#ends` belong to the current text (the arrays are reused, never shrunk). */
+  #count = 0;
 
   /** Start at the word `text[start, end)`, which becomes word 0. */
   reset(text: string, start: number, end: number): void {
     this.#text = text;
-    this.#words.length = 0;
-    this.#ends.length = 0;
-    this.#words.push(text.slice(start, end));
-    this.#ends.push(end);
+    this.#words[0] = text.slice(start, end);
+    this.#ends[0] = end;
+    this.#count = 1;
   }
 
   /** Word `k` (0 is the word the window starts at), or `undefined` after the last word. */
   at(k: number): string | undefined {
     const text = this.#text;
-    while (this.#words.length <= k) {
-      let start = this.#ends[this.#ends.length - 1];
+    while (this.#count <= k) {
+      let start = this.#ends[this.#count - 1];
       while (start < text.length && charKind(text.charCodeAt(start)) === 1) start++;
       if (start >= text.length) return undefined;
       const end = wordEnd(text, start);
-      this.#words.push(text.slice(start, end));
-      this.#ends.push(end);
+      this.#words[this.#count] = text.slice(start, end);
+      this.#ends[this.#count++] = end;
     }
     return this.#words[k];
   }

@@ -59,7 +59,15 @@ export function currencyOf(word: string): string | undefined {
  * `["cur:usd", "num:1000"]` for `$1,000.00`, `["num:2.5", "%"]` for `2.50%`,
  * `["num:-5"]` for `−5`; `undefined` when the core is not a number.
  */
-export function amountTokens(core: string): string[] | undefined {
+export function amountTokens(core: string): readonly string[] | undefined {
+  // The scanner asks twice for the same core (as the start of `1,000 USD`, then on its own): answer from the last.
+  if (core !== lastAmount.core) lastAmount = { core, tokens: readAmount(core) };
+  return lastAmount.tokens;
+}
+
+let lastAmount: { core: string; tokens: readonly string[] | undefined } = { core: "", tokens: undefined };
+
+function readAmount(core: string): string[] | undefined {
   const match = AMOUNT.exec(core);
   if (!match) return undefined;
   const [, sign1, before, sign2, body, after] = match;

@@ -50,11 +50,25 @@ export function foldText(text: string): string {
     while (start > done && !isSpace(text.charCodeAt(start - 1))) start--;
     let end = match.index + 1;
     while (end < text.length && !isSpace(text.charCodeAt(end))) end++;
+    pattern.lastIndex = end;
+    if (isLatinLetters(text, start, end)) continue;
     folded += text.slice(done, start) + foldWord(text.slice(start, end));
     done = end;
-    pattern.lastIndex = end;
   }
-  return folded + text.slice(done);
+  return done === 0 ? text : folded + text.slice(done);
+}
+
+/**
+ * Whether `text[start, end)` is ASCII and Latin-1 letters (U+00C0 to U+00FF) only: such a word is its own fold
+ * (every one of those letters is NFKC-stable, none is a format character, and none composes with ASCII or with
+ * another), so `Zürich` or `café` costs no normalisation.
+ */
+function isLatinLetters(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80 && (code < 0xc0 || code > 0xff)) return false;
+  }
+  return true;
 }
 
 /**
@@ -242,7 +256,7 @@ function scanAreaCode(words: WordWindow, i: number, area: number, sink: TokenSin
 }
 
 /** A core that is one typed value on its own: phone, IBAN, card, number or amount. */
-function typedTokens(lower: string): string[] | undefined {
+function typedTokens(lower: string): readonly string[] | undefined {
   if (lower.length < 8 && DIGITS.test(lower)) return [`num:${lower}`];
   if (!NUMERIC_START.test(lower) && !IBAN_HEAD.test(lower.slice(0, 4))) return undefined;
   const single = phoneToken(lower) ?? ibanToken(lower) ?? cardToken(lower);

@@ -94,7 +94,12 @@ function canonicalNumber(body: string, negative: boolean): string {
   let fraction = "";
   const lastDot = body.lastIndexOf(".");
   const lastComma = body.lastIndexOf(",");
-  if (/^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(body) || /^\d{1,3}(?:'\d{3})+(?:\.\d+)?$/.test(body)) {
+  const mark = Math.max(lastDot, lastComma);
+  if (isDecimal(body, mark)) {
+    // One decimal mark that cannot be a grouping separator: the last branch below, without its regular expressions.
+    whole = body.slice(0, mark);
+    fraction = body.slice(mark + 1);
+  } else if (/^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(body) || /^\d{1,3}(?:'\d{3})+(?:\.\d+)?$/.test(body)) {
     [whole, fraction = ""] = body.replace(/[,']/g, "").split(".");
   } else if (/^\d{1,3}(?:\.\d{3})+(?:,\d+)?$/.test(body) && (lastComma > lastDot || body.split(".").length > 2)) {
     [whole, fraction = ""] = body.replace(/\./g, "").split(",");
@@ -109,6 +114,19 @@ function canonicalNumber(body: string, negative: boolean): string {
   if (!whole) whole = "0";
   const text = fraction ? `${whole}.${fraction}` : whole;
   return negative && /[1-9]/.test(text) ? `-${text}` : text;
+}
+
+/**
+ * Whether `body` (digits and `.,'` only) has exactly one mark, at `mark`, with more than three digits before it or
+ * other than three after it, so that none of the grouped forms can match.
+ */
+function isDecimal(body: string, mark: number): boolean {
+  if (mark < 0 || (mark <= 3 && body.length - mark - 1 === 3)) return false;
+  for (let i = 0; i < body.length; i++) {
+    const code = body.charCodeAt(i);
+    if ((code < 48 || code > 57) && i !== mark) return false;
+  }
+  return true;
 }
 
 /** `iban:…` for a compact IBAN (lower case, no spaces) with a valid ISO 13616 check, else `undefined`. */

@@ -155,7 +155,7 @@ export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void
       if (code < 97) upper++;
     }
     const letters = i;
-    while (i < length && QUICK_CLOSERS.includes(folded[i])) i++;
+    while (i < length && isQuickCloser(folded.charCodeAt(i))) i++;
     const end = i < length && charKind(folded.charCodeAt(i)) === 0 ? wordEnd(folded, i) : i;
     if (letters > start && end === i && !(upper === 3 && letters === end && end - start === 3)) {
       emit(folded, start, letters);
@@ -167,6 +167,11 @@ export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void
   }
   window.reset("", 0, 0);
   SPARE_WINDOWS.push(window);
+}
+
+/** One of `.,;:!?)`, the marks that may follow a plain word (QUICK_CLOSERS), by code. */
+function isQuickCloser(code: number): boolean {
+  return code === 46 || code === 44 || code === 59 || code === 58 || code === 33 || code === 63 || code === 41;
 }
 
 /** Windows to reuse, so that scanning a short text (a JSON leaf) allocates none; a sink that scans again takes another. */

@@ -173,6 +173,22 @@ export function phoneToken(core: string): string | undefined {
  * after a scheme) at least two labels, the last with two letters or more and no digit.
  */
 export function canonicalHost(host: string, anyTld = false): string | undefined {
+  // Hosts recur (every address at one company): remember the last few answers, a bounded table.
+  if (host.length > 253) return readHost(host, anyTld);
+  const known = anyTld ? HOSTS_ANY_TLD : HOSTS;
+  const cached = known.get(host);
+  if (cached !== undefined || known.has(host)) return cached;
+  if (known.size >= HOST_MEMORY) known.clear();
+  const canonical = readHost(host, anyTld);
+  known.set(host, canonical);
+  return canonical;
+}
+
+const HOST_MEMORY = 256;
+const HOSTS = new Map<string, string | undefined>();
+const HOSTS_ANY_TLD = new Map<string, string | undefined>();
+
+function readHost(host: string, anyTld: boolean): string | undefined {
   const lower = host.toLowerCase();
   const labels = lower.split(".");
   if ((labels.length < 2 && !anyTld) || lower.length > 253) return undefined;

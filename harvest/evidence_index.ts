@@ -95,8 +95,8 @@ export class EvidenceIndex {
   };
 
   /** Append a plain word, read where it stands in the folded text. */
-  readonly #pushPlain = (folded: string, start: number, end: number): void => {
-    this.#stream.push(this.#tokenIds.internLowerAscii(folded, start, end, TokenStream.MAX_TOKENS));
+  readonly #pushPlain = (folded: string, start: number, end: number, hash: number): void => {
+    this.#stream.push(this.#tokenIds.internLowerAscii(folded, start, end, hash, TokenStream.MAX_TOKENS));
   };
 
   /**

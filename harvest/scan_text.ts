@@ -124,8 +124,15 @@ function plainLength(word: string): number {
   return k;
 }
 
-/** Receives a plain word as `text[start, end)`, ASCII letters only, to be read lowercased. */
-export type PlainSink = (text: string, start: number, end: number) => void;
+/**
+ * Receives a plain word as `text[start, end)`, ASCII letters only, to be read lowercased, with `hash`, the 32-bit
+ * FNV-1a hash of its lowercased UTF-16 codes (so an interning table need not read it twice).
+ */
+export type PlainSink = (text: string, start: number, end: number, hash: number) => void;
+
+/** FNV-1a's offset basis and prime, as {@linkcode PlainSink} hashes. */
+export const FNV_OFFSET = 0x811c9dc5;
+export const FNV_PRIME = 0x01000193;
 
 /**
  * Send every token of `text` to `sink`, in order. A plain word (ASCII letters only) goes to `plain` when given, as
@@ -149,24 +156,41 @@ export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void
     }
     const start = i;
     let upper = 0;
+    let hash = FNV_OFFSET;
     for (; i < length; i++) {
       const code = folded.charCodeAt(i);
       if ((code | 32) < 97 || (code | 32) > 122) break;
       if (code < 97) upper++;
+      hash = Math.imul(hash ^ (code | 32), FNV_PRIME);
     }
     const letters = i;
     while (i < length && isQuickCloser(folded.charCodeAt(i))) i++;
     const end = i < length && charKind(folded.charCodeAt(i)) === 0 ? wordEnd(folded, i) : i;
     if (letters > start && end === i && !(upper === 3 && letters === end && end - start === 3)) {
-      emit(folded, start, letters);
+      emit(folded, start, letters, hash);
       for (let j = letters; j < end; j++) sink(folded[j]);
       continue;
+    }
+    if (end === length && end - start < 8 && isDigits(folded, start, end)) {
+      // A short whole number that ends the text (a JSON number, an id) joins nothing: what typedTokens reads.
+      const digits = folded.slice(start, end);
+      sink(`num:${digits}`, digits);
+      break;
     }
     window.reset(folded, start, end);
     i = window.end(scanFirst(window, sink));
   }
   window.reset("", 0, 0);
   SPARE_WINDOWS.push(window);
+}
+
+/** Whether `text[start, end)` is ASCII digits only. */
+function isDigits(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
 }
 
 /** One of `.,;:!?)`, the marks that may follow a plain word (QUICK_CLOSERS), by code. */

@@ -8,8 +8,7 @@
  * @module
  */
 
-/** FNV-1a's offset basis; tokens are hashed over their 16-bit codes. */
-const FNV_OFFSET = 0x811c9dc5;
+import { FNV_OFFSET, FNV_PRIME } from "./scan_text.ts";
 
 /** Distinct tokens, each with an id (0, 1, 2, ... in the order first seen). */
 export class TokenTable {
@@ -26,7 +25,8 @@ export class TokenTable {
   /** The id of `token`, or `undefined` when it was never interned. */
   get(token: string): number | undefined {
     let hash = FNV_OFFSET;
-    for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), 0x01000193);
+    for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), FNV_PRIME);
+    hash |= 0;
     const mask = this.#slots.length - 1;
     for (let at = hash & mask;; at = (at + 1) & mask) {
       const entry = this.#slots[at];
@@ -38,7 +38,8 @@ export class TokenTable {
   /** The id of `token`, interning it when it is new; `limit` bounds how many tokens the table may hold. */
   intern(token: string, limit: number): number {
     let hash = FNV_OFFSET;
-    for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), 0x01000193);
+    for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), FNV_PRIME);
+    hash |= 0;
     const mask = this.#slots.length - 1;
     let at = hash & mask;
     for (;; at = (at + 1) & mask) {
@@ -51,11 +52,10 @@ export class TokenTable {
 
   /**
    * The id of `text[start, end)` lowercased, interning it when it is new. Every character in that range must be an
-   * ASCII letter.
+   * ASCII letter, and `hash` the FNV-1a hash of the range lowercased, as the scanner gives it.
    */
-  internLowerAscii(text: string, start: number, end: number, limit: number): number {
-    let hash = FNV_OFFSET;
-    for (let i = start; i < end; i++) hash = Math.imul(hash ^ (text.charCodeAt(i) | 32), 0x01000193);
+  internLowerAscii(text: string, start: number, end: number, hash: number, limit: number): number {
+    hash |= 0;
     const mask = this.#slots.length - 1;
     const length = end - start;
     let at = hash & mask;

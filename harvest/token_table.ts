@@ -16,6 +16,8 @@ export class TokenTable {
   #hashes = new Int32Array(256);
   /** id + 1 per slot; 0 is an empty slot. Always at most half full. */
   #slots = new Int32Array(512);
+  /** id + 1 of each one-character ASCII token interned so far (punctuation recurs everywhere), 0 when none. */
+  #ascii = new Int32Array(128);
 
   /** How many distinct tokens the table holds. */
   get size(): number {
@@ -37,6 +39,8 @@ export class TokenTable {
 
   /** The id of `token`, interning it when it is new; `limit` bounds how many tokens the table may hold. */
   intern(token: string, limit: number): number {
+    const single = token.length === 1 ? token.charCodeAt(0) : 128;
+    if (single < 128 && this.#ascii[single] > 0) return this.#ascii[single] - 1;
     let hash = FNV_OFFSET;
     for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), FNV_PRIME);
     hash |= 0;
@@ -45,9 +49,14 @@ export class TokenTable {
     for (;; at = (at + 1) & mask) {
       const entry = this.#slots[at];
       if (entry === 0) break;
-      if (this.#hashes[entry - 1] === hash && this.#tokens[entry - 1] === token) return entry - 1;
+      if (this.#hashes[entry - 1] === hash && this.#tokens[entry - 1] === token) {
+        if (single < 128) this.#ascii[single] = entry;
+        return entry - 1;
+      }
     }
-    return this.#add(token, hash, at, limit);
+    const id = this.#add(token, hash, at, limit);
+    if (single < 128) this.#ascii[single] = id + 1;
+    return id;
   }
 
   /**

@@ -10,7 +10,24 @@
 
 import { FNV_OFFSET, FNV_PRIME } from "./scan_text.ts";
 
-/** Distinct tokens, each with an id (0, 1, 2, ... in the order first seen). */
+/**
+ * Distinct tokens, each with an id (0, 1, 2, ... in the order first seen).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { TokenTable } from "./token_table.ts";
+ * const table = new TokenTable();
+ * assert.equal(table.intern("hello", 100), 0);
+ * assert.equal(table.intern("num:42", 100), 1);
+ * let hash = 0x811c9dc5;
+ * for (const char of "hello") hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
+ * assert.equal(table.internLowerAscii("Say HELLO", 4, 9, hash, 100), 0);
+ * assert.equal(table.get("num:42"), 1);
+ * assert.equal(table.get("bye"), undefined);
+ * assert.throws(() => table.intern("bye", 2), RangeError);
+ * ```
+ */
 export class TokenTable {
   #tokens: string[] = [];
   #hashes = new Int32Array(256);

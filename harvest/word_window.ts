@@ -30,7 +30,23 @@ export function wordEnd(text: string, start: number): number {
   return end;
 }
 
-/** One word of a text and the words after it, cut on demand. */
+/**
+ * One word of a text and the words after it, cut on demand.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { WordWindow } from "./word_window.ts";
+ * const words = new WordWindow();
+ * words.reset("USD  1,000<b> x", 0, 3);
+ * assert.equal(words.at(0), "USD");
+ * assert.equal(words.at(2), "<");
+ * assert.equal(words.end(2), 11);
+ * assert.equal(words.at(1), "1,000");
+ * assert.equal(words.at(5), "x");
+ * assert.equal(words.at(6), undefined);
+ * ```
+ */
 export class WordWindow {
   #text = "";
   #words: string[] = [];

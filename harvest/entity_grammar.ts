@@ -59,7 +59,15 @@ export function currencyOf(word: string): string | undefined {
  * `["cur:usd", "num:1000"]` for `$1,000.00`, `["num:2.5", "%"]` for `2.50%`,
  * `["num:-5"]` for `−5`; `undefined` when the core is not a number.
  */
-export function amountTokens(core: string): string[] | undefined {
+export function amountTokens(core: string): readonly string[] | undefined {
+  // The scanner asks twice for the same core (as the start of `1,000 USD`, then on its own): answer from the last.
+  if (core !== lastAmount.core) lastAmount = { core, tokens: readAmount(core) };
+  return lastAmount.tokens;
+}
+
+let lastAmount: { core: string; tokens: readonly string[] | undefined } = { core: "", tokens: undefined };
+
+function readAmount(core: string): string[] | undefined {
   const match = AMOUNT.exec(core);
   if (!match) return undefined;
   const [, sign1, before, sign2, body, after] = match;
@@ -86,7 +94,12 @@ function canonicalNumber(body: string, negative: boolean): string {
   let fraction = "";
   const lastDot = body.lastIndexOf(".");
   const lastComma = body.lastIndexOf(",");
-  if (/^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(body) || /^\d{1,3}(?:'\d{3})+(?:\.\d+)?$/.test(body)) {
+  const mark = Math.max(lastDot, lastComma);
+  if (isDecimal(body, mark)) {
+    // One decimal mark that cannot be a grouping separator: the last branch below, without its regular expressions.
+    whole = body.slice(0, mark);
+    fraction = body.slice(mark + 1);
+  } else if (/^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(body) || /^\d{1,3}(?:'\d{3})+(?:\.\d+)?$/.test(body)) {
     [whole, fraction = ""] = body.replace(/[,']/g, "").split(".");
   } else if (/^\d{1,3}(?:\.\d{3})+(?:,\d+)?$/.test(body) && (lastComma > lastDot || body.split(".").length > 2)) {
     [whole, fraction = ""] = body.replace(/\./g, "").split(",");
@@ -101,6 +114,19 @@ function canonicalNumber(body: string, negative: boolean): string {
   if (!whole) whole = "0";
   const text = fraction ? `${whole}.${fraction}` : whole;
   return negative && /[1-9]/.test(text) ? `-${text}` : text;
+}
+
+/**
+ * Whether `body` (digits and `.,'` only) has exactly one mark, at `mark`, with more than three digits before it or
+ * other than three after it, so that none of the grouped forms can match.
+ */
+function isDecimal(body: string, mark: number): boolean {
+  if (mark < 0 || (mark <= 3 && body.length - mark - 1 === 3)) return false;
+  for (let i = 0; i < body.length; i++) {
+    const code = body.charCodeAt(i);
+    if ((code < 48 || code > 57) && i !== mark) return false;
+  }
+  return true;
 }
 
 /** `iban:…` for a compact IBAN (lower case, no spaces) with a valid ISO 13616 check, else `undefined`. */
@@ -147,6 +173,22 @@ export function phoneToken(core: string): string | undefined {
  * after a scheme) at least two labels, the last with two letters or more and no digit.
  */
 export function canonicalHost(host: string, anyTld = false): string | undefined {
+  // Hosts recur (every address at one company): remember the last few answers, a bounded table.
+  if (host.length > 253) return readHost(host, anyTld);
+  const known = anyTld ? HOSTS_ANY_TLD : HOSTS;
+  const cached = known.get(host);
+  if (cached !== undefined || known.has(host)) return cached;
+  if (known.size >= HOST_MEMORY) known.clear();
+  const canonical = readHost(host, anyTld);
+  known.set(host, canonical);
+  return canonical;
+}
+
+const HOST_MEMORY = 256;
+const HOSTS = new Map<string, string | undefined>();
+const HOSTS_ANY_TLD = new Map<string, string | undefined>();
+
+function readHost(host: string, anyTld: boolean): string | undefined {
   const lower = host.toLowerCase();
   const labels = lower.split(".");
   if ((labels.length < 2 && !anyTld) || lower.length > 253) return undefined;

@@ -25,6 +25,7 @@
 import { tokenize } from "./normalize.ts";
 import { scanText } from "./scan_text.ts";
 import { TokenStream } from "./token_stream.ts";
+import { TokenTable } from "./token_table.ts";
 
 /** How a source matched a value. */
 export type MatchKind = "text" | "field";
@@ -66,14 +67,14 @@ export const MAX_RANK = 15;
  * ```
  */
 export class EvidenceIndex {
-  readonly #tokenIds: Map<string, number>;
+  readonly #tokenIds: TokenTable;
   readonly #stream = new TokenStream();
   /** This index's stream, then its parent's, grandparent's, ... */
   readonly #lineage: readonly TokenStream[];
 
   /** Make an empty index, or a child of `parent`. */
   constructor(parent?: EvidenceIndex) {
-    this.#tokenIds = parent ? parent.#tokenIds : new Map();
+    this.#tokenIds = parent ? parent.#tokenIds : new TokenTable();
     this.#lineage = parent ? [this.#stream, ...parent.#lineage] : [this.#stream];
   }
 
@@ -84,11 +85,19 @@ export class EvidenceIndex {
 
   /** Index free text: any whole-token run inside it is evidence. `rank` (0 to 15) is the caller's, e.g. a trust rank. */
   addText(sourceId: number, text: string, rank = 0): void {
-    const stream = this.#stream;
-    stream.startText(sourceId, checkRank(rank));
-    const table = this.#tokenIds;
-    scanText(text, (token) => stream.push(table.get(token) ?? this.#newId(token)));
+    this.#stream.startText(sourceId, checkRank(rank));
+    scanText(text, this.#pushToken, this.#pushPlain);
   }
+
+  /** Append a token to the text started last (made once per index, not per text). */
+  readonly #pushToken = (token: string): void => {
+    this.#stream.push(this.#tokenIds.intern(token, TokenStream.MAX_TOKENS));
+  };
+
+  /** Append a plain word, read where it stands in the folded text. */
+  readonly #pushPlain = (folded: string, start: number, end: number, hash: number): void => {
+    this.#stream.push(this.#tokenIds.internLowerAscii(folded, start, end, hash, TokenStream.MAX_TOKENS));
+  };
 
   /**
    * Index a structured value once, as free text: every object key and every
@@ -102,11 +111,12 @@ export class EvidenceIndex {
       if (depth > 64) throw new TypeError("Cannot index a structured value nested more than 64 levels");
       if (item === null || item === undefined) return;
       if (typeof item === "object") {
-        if (Array.isArray(item)) { for (const element of item) walk(element, depth + 1); }
+        if (Array.isArray(item)) { for (let i = 0; i < item.length; i++) walk(item[i], depth + 1); }
         else {
-          for (const [key, element] of Object.entries(item)) {
+          const record = item as Record<string, unknown>;
+          for (const key of Object.keys(record)) {
             this.addText(sourceId, key, checked);
-            walk(element, depth + 1);
+            walk(record[key], depth + 1);
           }
         }
       } else if (typeof item === "string" || typeof item === "number" || typeof item === "bigint") {
@@ -200,17 +210,8 @@ export class EvidenceIndex {
 
   #intern(words: string[]): Int32Array {
     const ids = new Int32Array(words.length);
-    for (let i = 0; i < words.length; i++) ids[i] = this.#tokenIds.get(words[i]) ?? this.#newId(words[i]);
+    for (let i = 0; i < words.length; i++) ids[i] = this.#tokenIds.intern(words[i], TokenStream.MAX_TOKENS);
     return ids;
-  }
-
-  #newId(token: string): number {
-    const id = this.#tokenIds.size;
-    if (id >= TokenStream.MAX_TOKENS) {
-      throw new RangeError(`Cannot index more than ${TokenStream.MAX_TOKENS} distinct tokens in one session`);
-    }
-    this.#tokenIds.set(token, id);
-    return id;
   }
 }
 

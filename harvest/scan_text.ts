@@ -15,6 +15,7 @@
  */
 import { amountTokens, cardToken, currencyOf, ibanToken, phoneToken } from "./entity_grammar.ts";
 import { balanced, CLOSERS, isWordChar, plainTokens, scanLinks, type TokenSink } from "./scan_links.ts";
+import { charKind, wordEnd, WordWindow } from "./word_window.ts";
 
 export type { TokenSink } from "./scan_links.ts";
 
@@ -22,7 +23,6 @@ const INVISIBLE = /\p{Cf}/gu;
 const NON_ASCII = /[\u0080-\uffff]/;
 const QUICK_CLOSERS = ".,;:!?)";
 const FULL_STOPS = /[\u3002\uff61]/g;
-const WORD = /[^\s"<>[\]{}|\\^`]+|["<>[\]{}|\\^`]/gu;
 const PLAIN_WORD = /^[\p{L}\p{M}]+$/u;
 const OPENERS = new Set([..."('‘“«‹„:=*•·,;~¡¿‣◦▪►→"]);
 const NUMERIC_START = /^[-+\u2212(]?[\d$€£¥₹₩₽₺₪₫₴₦₱฿.,]/u;
@@ -50,11 +50,25 @@ export function foldText(text: string): string {
     while (start > done && !isSpace(text.charCodeAt(start - 1))) start--;
     let end = match.index + 1;
     while (end < text.length && !isSpace(text.charCodeAt(end))) end++;
+    pattern.lastIndex = end;
+    if (isLatinLetters(text, start, end)) continue;
     folded += text.slice(done, start) + foldWord(text.slice(start, end));
     done = end;
-    pattern.lastIndex = end;
   }
-  return folded + text.slice(done);
+  return done === 0 ? text : folded + text.slice(done);
+}
+
+/**
+ * Whether `text[start, end)` is ASCII and Latin-1 letters (U+00C0 to U+00FF) only: such a word is its own fold
+ * (every one of those letters is NFKC-stable, none is a format character, and none composes with ASCII or with
+ * another), so `Zürich` or `café` costs no normalisation.
+ */
+function isLatinLetters(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80 && (code < 0xc0 || code > 0xff)) return false;
+  }
+  return true;
 }
 
 /**
@@ -110,32 +124,105 @@ function plainLength(word: string): number {
   return k;
 }
 
-/** Send every token of `text` to `sink`, in order. */
-export function scanText(text: string, sink: TokenSink): void {
-  const words = joinSpacedAt(foldText(text)).match(WORD);
-  if (!words) return;
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i];
-    const plain = plainLength(word);
-    if (plain > 0 && plain < word.length) {
-      sink(word.slice(0, plain).toLowerCase());
-      for (let j = plain; j < word.length; j++) sink(word[j]);
+/**
+ * Receives a plain word as `text[start, end)`, ASCII letters only, to be read lowercased, with `hash`, the 32-bit
+ * FNV-1a hash of its lowercased UTF-16 codes (so an interning table need not read it twice).
+ */
+export type PlainSink = (text: string, start: number, end: number, hash: number) => void;
+
+/** FNV-1a's offset basis and prime, as {@linkcode PlainSink} hashes. */
+export const FNV_OFFSET = 0x811c9dc5;
+export const FNV_PRIME = 0x01000193;
+
+/**
+ * Send every token of `text` to `sink`, in order. A plain word (ASCII letters only) goes to `plain` when given, as
+ * its place in the folded text, so a caller that interns tokens need not cut it out.
+ */
+export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void {
+  const folded = joinSpacedAt(foldText(text));
+  const emit = plain ?? ((from: string, start: number, end: number) => sink(from.slice(start, end).toLowerCase()));
+  const window = SPARE_WINDOWS.pop() ?? new WordWindow();
+  const length = folded.length;
+  let i = 0;
+  while (i < length) {
+    const kind = charKind(folded.charCodeAt(i));
+    if (kind === 1) {
+      i++;
       continue;
     }
-    if (plain > 0 || PLAIN_WORD.test(word)) {
-      const lower = word.toLowerCase();
-      const code = lower.length === 3 && word === word.toUpperCase() && currencyOf(lower);
-      if (!code || !joinCurrency(words, i, lower, sink)) sink(lower);
-      else i++;
+    if (kind === 2) {
+      sink(folded[i++]);
       continue;
     }
-    i += scanWord(words, i, sink);
+    const start = i;
+    let upper = 0;
+    let hash = FNV_OFFSET;
+    for (; i < length; i++) {
+      const code = folded.charCodeAt(i);
+      if ((code | 32) < 97 || (code | 32) > 122) break;
+      if (code < 97) upper++;
+      hash = Math.imul(hash ^ (code | 32), FNV_PRIME);
+    }
+    const letters = i;
+    while (i < length && isQuickCloser(folded.charCodeAt(i))) i++;
+    const end = i < length && charKind(folded.charCodeAt(i)) === 0 ? wordEnd(folded, i) : i;
+    if (letters > start && end === i && !(upper === 3 && letters === end && end - start === 3)) {
+      emit(folded, start, letters, hash);
+      for (let j = letters; j < end; j++) sink(folded[j]);
+      continue;
+    }
+    if (end === length && end - start < 8 && isDigits(folded, start, end)) {
+      // A short whole number that ends the text (a JSON number, an id) joins nothing: what typedTokens reads.
+      const digits = folded.slice(start, end);
+      sink(`num:${digits}`, digits);
+      break;
+    }
+    window.reset(folded, start, end);
+    i = window.end(scanFirst(window, sink));
   }
+  window.reset("", 0, 0);
+  SPARE_WINDOWS.push(window);
+}
+
+/** Whether `text[start, end)` is ASCII digits only. */
+function isDigits(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
+}
+
+/** One of `.,;:!?)`, the marks that may follow a plain word (QUICK_CLOSERS), by code. */
+function isQuickCloser(code: number): boolean {
+  return code === 46 || code === 44 || code === 59 || code === 58 || code === 33 || code === 63 || code === 41;
+}
+
+/** Windows to reuse, so that scanning a short text (a JSON leaf) allocates none; a sink that scans again takes another. */
+const SPARE_WINDOWS: WordWindow[] = [];
+
+/** Scan the window's first word, which is not a plain word; returns how many following words it consumed. */
+function scanFirst(words: WordWindow, sink: TokenSink): number {
+  const word = words.at(0)!;
+  const plain = plainLength(word);
+  if (plain > 0 && plain < word.length) {
+    sink(word.slice(0, plain).toLowerCase());
+    for (let j = plain; j < word.length; j++) sink(word[j]);
+    return 0;
+  }
+  if (plain > 0 || PLAIN_WORD.test(word)) {
+    const lower = word.toLowerCase();
+    const code = lower.length === 3 && word === word.toUpperCase() && currencyOf(lower);
+    if (code && joinCurrency(words, 0, lower, sink)) return 1;
+    sink(lower);
+    return 0;
+  }
+  return scanWord(words, 0, sink);
 }
 
 /** Scan `words[i]`; returns how many following words it consumed. */
-function scanWord(words: string[], i: number, sink: TokenSink): number {
-  const word = words[i];
+function scanWord(words: WordWindow, i: number, sink: TokenSink): number {
+  const word = words.at(i)!;
   if (word.length === 1 && !isWordChar(word)) {
     sink(word);
     return 0;
@@ -154,7 +241,7 @@ function scanWord(words: string[], i: number, sink: TokenSink): number {
   return consumed;
 }
 
-function scanCore(words: string[], i: number, core: string, open: boolean, sink: TokenSink): number {
+function scanCore(words: WordWindow, i: number, core: string, open: boolean, sink: TokenSink): number {
   if (PLAIN_WORD.test(core)) {
     const lower = core.toLowerCase();
     const code = open && lower.length === 3 && core === core.toUpperCase() && currencyOf(lower);
@@ -163,7 +250,7 @@ function scanCore(words: string[], i: number, core: string, open: boolean, sink:
     return 0;
   }
   const lower = core.toLowerCase();
-  if (open && i + 1 < words.length) {
+  if (open && words.at(i + 1) !== undefined) {
     const joined = joinForms(words, i, lower, sink);
     if (joined >= 0) return joined;
   }
@@ -178,11 +265,11 @@ function scanCore(words: string[], i: number, core: string, open: boolean, sink:
 }
 
 /** A phone number that starts with an area code in brackets: `(555) 123-4567`; -1 when it is not one. */
-function scanAreaCode(words: string[], i: number, area: number, sink: TokenSink): number {
-  const { core, after } = strip(words[i].slice(area), true);
+function scanAreaCode(words: WordWindow, i: number, area: number, sink: TokenSink): number {
+  const { core, after } = strip(words.at(i)!.slice(area), true);
   const lower = core.toLowerCase();
-  const openers = words[i].slice(0, area);
-  if (after === "" && i + 1 < words.length) {
+  const openers = words.at(i)!.slice(0, area);
+  if (after === "" && words.at(i + 1) !== undefined) {
     const found = longestJoin(words, i, lower, 6, (part) => PHONE_PART.test(part), phoneToken, " ");
     if (found) {
       for (const char of openers) sink(char);
@@ -198,7 +285,7 @@ function scanAreaCode(words: string[], i: number, area: number, sink: TokenSink)
 }
 
 /** A core that is one typed value on its own: phone, IBAN, card, number or amount. */
-function typedTokens(lower: string): string[] | undefined {
+function typedTokens(lower: string): readonly string[] | undefined {
   if (lower.length < 8 && DIGITS.test(lower)) return [`num:${lower}`];
   if (!NUMERIC_START.test(lower) && !IBAN_HEAD.test(lower.slice(0, 4))) return undefined;
   const single = phoneToken(lower) ?? ibanToken(lower) ?? cardToken(lower);
@@ -206,8 +293,8 @@ function typedTokens(lower: string): string[] | undefined {
 }
 
 /** Forms written across several words; returns the number of extra words used, or -1 when none applies. */
-function joinForms(words: string[], i: number, lower: string, sink: TokenSink): number {
-  const raw = words[i];
+function joinForms(words: WordWindow, i: number, lower: string, sink: TokenSink): number {
+  const raw = words.at(i)!;
   if (IBAN_HEAD.test(lower)) {
     const found = longestJoin(words, i, lower, 8, (part) => IBAN_GROUP.test(part), (text) => ibanToken(text), "");
     if (found) return emitJoined(found, sink);
@@ -224,7 +311,7 @@ function joinForms(words: string[], i: number, lower: string, sink: TokenSink): 
   if (currency) return joinCurrency(words, i, lower, sink) ? 1 : -1;
   const amount = amountTokens(lower);
   if (amount && amount.length === 1) {
-    const next = strip(words[i + 1]);
+    const next = strip(words.at(i + 1)!);
     const written = next.core.length === 3 ? next.core === next.core.toUpperCase() : next.core.length === 1;
     const code = next.before === "" && written ? currencyOf(next.core.toLowerCase()) : undefined;
     if (code) {
@@ -238,13 +325,13 @@ function joinForms(words: string[], i: number, lower: string, sink: TokenSink): 
 }
 
 /** `USD 1,000` or `$ 1,000`: a currency word followed by a plain number. */
-function joinCurrency(words: string[], i: number, lower: string, sink: TokenSink): boolean {
-  if (i + 1 >= words.length) return false;
-  const next = strip(words[i + 1]);
+function joinCurrency(words: WordWindow, i: number, lower: string, sink: TokenSink): boolean {
+  if (words.at(i + 1) === undefined) return false;
+  const next = strip(words.at(i + 1)!);
   if (next.before !== "") return false;
   const amount = amountTokens(next.core.toLowerCase());
   if (!amount || amount.length !== 1) return false;
-  const raw = `${words[i]} ${next.core}`;
+  const raw = `${words.at(i)} ${next.core}`;
   sink(`cur:${currencyOf(lower)}`, raw);
   sink(amount[0], raw);
   for (const char of next.after) sink(char);
@@ -260,7 +347,7 @@ interface Joined {
 
 /** The longest run of up to `max` following words that `read` accepts when joined to `first`. */
 function longestJoin(
-  words: string[],
+  words: WordWindow,
   i: number,
   first: string,
   max: number,
@@ -269,8 +356,8 @@ function longestJoin(
   glue: string,
 ): Joined | undefined {
   const parts: { core: string; after: string }[] = [];
-  for (let k = i + 1; k < words.length && parts.length < max; k++) {
-    const next = strip(words[k]);
+  for (let k = i + 1; parts.length < max && words.at(k) !== undefined; k++) {
+    const next = strip(words.at(k)!);
     const core = next.core.toLowerCase();
     if (next.before !== "" || !fits(core)) break;
     parts.push({ core, after: next.after });
@@ -280,7 +367,7 @@ function longestJoin(
     const text = [first, ...parts.slice(0, n).map((part) => part.core)].join(glue);
     const token = read(text);
     if (token) {
-      const raw = [words[i], ...parts.slice(0, n).map((part) => part.core)].join(" ");
+      const raw = [words.at(i)!, ...parts.slice(0, n).map((part) => part.core)].join(" ");
       return { token, extra: n, raw, after: parts[n - 1].after };
     }
   }

@@ -19,8 +19,9 @@ export class TokenStream {
   #tokens = new Int32Array(1024);
   #prev = new Int32Array(1024);
   #length = 0;
-  /** key -> slot; a slot holds the chain's head and its length. */
-  #slots = new Map<number, number>();
+  /** Per rank, token id -> slot + 1 (0: none); a slot holds the chain's head and its length. */
+  #slotOf: Int32Array<ArrayBuffer>[] = [];
+  #slotCount = 0;
   #heads = new Int32Array(256);
   #counts = new Int32Array(256);
   #fieldHeads = new Map<number, number>();
@@ -42,7 +43,7 @@ export class TokenStream {
   push(id: number): void {
     if (this.#length === this.#tokens.length) this.#reserve(1);
     const at = this.#length++;
-    const slot = this.#slot(id * RANKS + this.#rank);
+    const slot = this.#slot(id, this.#rank);
     this.#tokens[at] = id;
     this.#prev[at] = this.#heads[slot];
     this.#heads[slot] = at;
@@ -120,12 +121,15 @@ export class TokenStream {
   #anchor(ids: Int32Array, rank: number): [number, number] {
     let best = -1;
     let fewest = Infinity;
+    let bestSlot = -1;
+    const slotOf = this.#slotOf[rank];
+    if (slotOf === undefined) return [0, -1];
     for (let i = 0; i < ids.length; i++) {
-      const slot = this.#slots.get(ids[i] * RANKS + rank);
-      if (slot === undefined) return [0, -1];
-      if (this.#counts[slot] < fewest) [fewest, best] = [this.#counts[slot], i];
+      const slot = ids[i] < slotOf.length ? slotOf[ids[i]] - 1 : -1;
+      if (slot < 0) return [0, -1];
+      if (this.#counts[slot] < fewest) [fewest, best, bestSlot] = [this.#counts[slot], i, slot];
     }
-    return [best, this.#heads[this.#slots.get(ids[best] * RANKS + rank)!]];
+    return [best, this.#heads[bestSlot]];
   }
 
   #isRun(start: number, ids: Int32Array): boolean {
@@ -160,11 +164,15 @@ export class TokenStream {
     chunks.push(this.#length, sourceId, rank);
   }
 
-  #slot(key: number): number {
-    let slot = this.#slots.get(key);
-    if (slot === undefined) {
-      slot = this.#slots.size;
-      this.#slots.set(key, slot);
+  #slot(id: number, rank: number): number {
+    let slotOf = this.#slotOf[rank];
+    if (slotOf === undefined || id >= slotOf.length) {
+      slotOf = this.#slotOf[rank] = grow(slotOf ?? new Int32Array(0), id + 1);
+    }
+    let slot = slotOf[id] - 1;
+    if (slot < 0) {
+      slot = this.#slotCount++;
+      slotOf[id] = slot + 1;
       if (slot >= this.#heads.length) {
         this.#heads = grow(this.#heads, slot + 1);
         this.#counts = grow(this.#counts, slot + 1);

@@ -1,0 +1,83 @@
+/**
+ * Words of folded text, cut lazily: runs of characters that are neither
+ * whitespace (JavaScript's `\s`) nor one of `"<>[]{}|\^`` (each of which is a
+ * word of its own). The scanner reads most words where they stand; a word that
+ * may join the words after it (`+41 44 668 18 00`, `USD 1,000`) reads them
+ * through a {@linkcode WordWindow}, which cuts only as many as are asked for.
+ *
+ * @module
+ */
+
+/** What a character is, by ASCII code: 0 part of a word, 1 whitespace, 2 a word of its own. */
+const ASCII_KIND = new Uint8Array(128);
+for (const code of [9, 10, 11, 12, 13, 32]) ASCII_KIND[code] = 1;
+for (const char of '"<>[]{}|\\^`') ASCII_KIND[char.charCodeAt(0)] = 2;
+
+/** What the character with UTF-16 code `code` is: 0 part of a word, 1 whitespace, 2 a word of its own. */
+export function charKind(code: number): number {
+  if (code < 128) return ASCII_KIND[code];
+  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 ||
+      code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
+    ? 1
+    : 0;
+}
+
+/** Where the word that starts at `start` ends (the word is at least one character). */
+export function wordEnd(text: string, start: number): number {
+  if (charKind(text.charCodeAt(start)) === 2) return start + 1;
+  let end = start + 1;
+  while (end < text.length && charKind(text.charCodeAt(end)) === 0) end++;
+  return end;
+}
+
+/**
+ * One word of a text and the words after it, cut on demand.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { WordWindow } from "./word_window.ts";
+ * const words = new WordWindow();
+ * words.reset("USD  1,000<b> x", 0, 3);
+ * assert.equal(words.at(0), "USD");
+ * assert.equal(words.at(2), "<");
+ * assert.equal(words.end(2), 11);
+ * assert.equal(words.at(1), "1,000");
+ * assert.equal(words.at(5), "x");
+ * assert.equal(words.at(6), undefined);
+ * ```
+ */
+export class WordWindow {
+  #text = "";
+  #words: string[] = [];
+  #ends: number[] = [];
+  /** How many of `#words` and `#ends` belong to the current text (the arrays are reused, never shrunk). */
+  #count = 0;
+
+  /** Start at the word `text[start, end)`, which becomes word 0. */
+  reset(text: string, start: number, end: number): void {
+    this.#text = text;
+    this.#words[0] = text.slice(start, end);
+    this.#ends[0] = end;
+    this.#count = 1;
+  }
+
+  /** Word `k` (0 is the word the window starts at), or `undefined` after the last word. */
+  at(k: number): string | undefined {
+    const text = this.#text;
+    while (this.#count <= k) {
+      let start = this.#ends[this.#count - 1];
+      while (start < text.length && charKind(text.charCodeAt(start)) === 1) start++;
+      if (start >= text.length) return undefined;
+      const end = wordEnd(text, start);
+      this.#words[this.#count] = text.slice(start, end);
+      this.#ends[this.#count++] = end;
+    }
+    return this.#words[k];
+  }
+
+  /** Where word `k` ends in the text; the word must have been read with {@linkcode WordWindow.at}. */
+  end(k: number): number {
+    return this.#ends[k];
+  }
+}

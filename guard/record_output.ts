@@ -146,7 +146,10 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
   if (trust === "suspicious" || typeof item.structured !== "object" || item.structured === null) {
     // Untrusted JSON text is indexed once, by its decoded keys and leaves (escapes such as \n cannot hide a value),
     // unless it nests past the limit: then the leaves up to the limit and the rest as text, as below.
-    const json = typeof item.output === "string" && item.data === undefined ? parseJsonObject(item.output) : undefined;
+    const parsedAlready = typeof item.structured === "object" && item.structured !== null ? item.structured : undefined;
+    const json = typeof item.output === "string" && item.data === undefined
+      ? parsedAlready ?? parseJsonObject(item.output)
+      : undefined;
     if (json !== undefined && !nestsDeeperThan(json, LEAF_DEPTH_LIMIT)) {
       branch.addSource(name, { trust, label, structured: json });
       return [];

@@ -4,19 +4,9 @@
  *
  * @module
  */
-import {
-  type Evidence,
-  explainDecision,
-  type GapCode,
-  Guard,
-  type GuardOptions,
-  type Note,
-  type Outcome,
-  type Policy,
-  type Recovery,
-} from "../../guard/mod.ts";
-import type { Actor, ResultEvent, Trace } from "./trace.ts";
-import { feedRecordedResult } from "./feed_result.ts";
+import type { Evidence, GapCode, GuardOptions, Note, Outcome, Policy, Recovery } from "../../guard/mod.ts";
+import type { Actor, Trace, TraceEvent } from "./trace.ts";
+import { replayEvents } from "./replay_events.ts";
 
 /**
  * One reason a call was not allowed outright: a gap's code and sentence.
@@ -182,33 +172,11 @@ export interface ReplayOptions {
  * assert.deepEqual(replay.calls[1].reasons.map((reason) => reason.code), ["untrusted-argument", "tainted-context"]);
  * ```
  */
-export async function replayTrace(trace: Trace, policy: Policy, options: ReplayOptions = {}): Promise<TraceReplay> {
-  const { confirm: _, ...guardOptions } = options.guard ?? {};
-  const guard = new Guard(policy, guardOptions);
-  const results = new Map<string, ResultEvent>();
-  for (const event of trace.events) if (event.type === "result") results.set(event.id, event);
-  const calls: ReplayedCall[] = [];
-  for (const event of trace.events) {
-    if (event.type === "system") guard.system(event.content);
-    else if (event.type === "user") guard.user(event.content);
-    if (event.type !== "call") continue;
-    const decision = guard.decide(event.tool, event.args);
-    const result = results.get(event.id);
-    calls.push(Object.freeze({
-      trace: trace.id,
-      id: event.id,
-      tool: event.tool,
-      args: event.args,
-      ...(event.actor === undefined ? {} : { actor: event.actor }),
-      decision: decision.outcome,
-      reasons: Object.freeze(decision.gaps.map((gap) => Object.freeze({ code: gap.code, message: gap.message }))),
-      notes: Object.freeze(decision.notes.map((note) => Object.freeze({ code: note.code, message: note.message }))),
-      evidence: decision.evidence,
-      ...(decision.recovery ? { recovery: decision.recovery } : {}),
-      explanation: explainDecision(decision),
-      ran: result !== undefined,
-    }));
-    if (result) await feedRecordedResult(guard, event.tool, event.args, result, decision.outcome === "allow");
-  }
-  return Object.freeze({ trace: trace.id, calls: Object.freeze(calls) });
+export function replayTrace(trace: Trace, policy: Policy, options: ReplayOptions = {}): Promise<TraceReplay> {
+  // One replay for whole and streamed traces: the events of a trace in memory are a stream that is already read.
+  return replayEvents(trace.id, eventsOf(trace), policy, options);
+}
+
+async function* eventsOf(trace: Trace): AsyncGenerator<TraceEvent> {
+  yield* trace.events;
 }

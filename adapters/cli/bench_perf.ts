@@ -13,6 +13,7 @@ import { UsageError } from "./cli_error.ts";
 import type { Io } from "./io.ts";
 import { parseArgs } from "./parse_args.ts";
 import { reportError } from "./report_error.ts";
+import { seededRandom } from "./seeded_random.ts";
 
 const HELP = `Usage: pab bench perf [--json] [--max-mb N]
 
@@ -57,18 +58,6 @@ export const perfBench: Bench = {
 };
 
 type Source = { readonly tool: string; readonly output: string };
-
-/** A seeded PRNG (mulberry32): the same context on every run. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ("the a to and of in for is on that with please you we it review quarterly numbers before friday " +
   "send summary team lead budget meeting agenda notes project launch customer invoice payment schedule update " +
@@ -116,7 +105,7 @@ function makeSource(random: () => number, n: number, planted: string): Source {
 }
 
 function context(bytes: number): Source[] {
-  const random = prng(0x5eed + bytes);
+  const random = seededRandom(0x5eed + bytes);
   const sources: Source[] = [];
   let size = 0;
   const middle = Math.floor(bytes / 7000 / 2);
@@ -233,7 +222,7 @@ interface RecordResult {
 }
 
 async function measureRecord(kind: "text" | "json", outputBytes: number, budget: number): Promise<RecordResult> {
-  const random = prng(outputBytes);
+  const random = seededRandom(outputBytes);
   const total = Math.max(outputBytes, budget);
   const outputs: string[] = [];
   for (let size = 0; size < total; size += outputBytes) {

@@ -10,24 +10,13 @@
  * @module
  */
 import { EvidenceIndex, tokenize } from "../../harvest/mod.ts";
+import { seededRandom } from "../../adapters/cli/seeded_random.ts";
 
 const SIZES = [10, 100, 1000] as const;
 /** The argument being checked: the attacker's address, planted in one e-mail. */
 const ARGUMENT = "eve@attacker.example";
 
-/** A small seeded PRNG (mulberry32): the same e-mails on every run. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = prng(0x5eed);
+const random = seededRandom(0x5eed);
 const SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "pla", "tor", "ven", "dra", "qui", "mon"];
 const COMMON = ["the", "a", "to", "and", "of", "in", "for", "is", "on", "that", "with", "please", "you", "we", "it"];
 

@@ -5,25 +5,40 @@
  * with the same hash and rank. Two 32-bit integers per token; no per-source
  * arrays, no posting lists.
  *
+ * The stream lives in fixed blocks of 64 Ki positions. A stream that grows is
+ * never copied: a 50 MB trace costs its eight bytes per token and at most one
+ * block of slack, not a copy of everything at every growth step.
+ *
  * @module
  */
 
 const TEXT_START = -1;
 const FIELD_START = -2;
 const RANKS = 16;
+const BLOCK_BITS = 16;
+const BLOCK_SIZE = 1 << BLOCK_BITS;
+const BLOCK_MASK = BLOCK_SIZE - 1;
+const FIRST_BLOCK_SIZE = 512;
+const NO_CHAIN: Int32Array<ArrayBuffer> = new Int32Array(0);
 
 /** Where values were seen, as chains through one token stream (see the module doc). */
 export class TokenStream {
   /** Token ids must stay below this, so that a token and a rank make one small-integer key. */
   static readonly MAX_TOKENS: number = 2 ** 26;
-  #tokens = new Int32Array(1024);
-  #prev = new Int32Array(1024);
+  readonly #tokenBlocks: Int32Array<ArrayBuffer>[] = [];
+  readonly #prevBlocks: Int32Array<ArrayBuffer>[] = [];
+  /** The blocks the next position goes to. */
+  #tokenBlock = NO_CHAIN;
+  #prevBlock = NO_CHAIN;
   #length = 0;
-  /** Per rank, token id -> slot + 1 (0: none); a slot holds the chain's head and its length. */
-  #slotOf: Int32Array<ArrayBuffer>[] = [];
-  #slotCount = 0;
-  #heads = new Int32Array(256);
-  #counts = new Int32Array(256);
+  /** Where the storage of the current block ends, as a stream position. */
+  #blockEnd = 0;
+  /** Per rank, token id -> the last position of that token (-1: none), and how many positions its chain has. */
+  readonly #headsByRank: Int32Array<ArrayBuffer>[] = [];
+  readonly #countsByRank: Int32Array<ArrayBuffer>[] = [];
+  /** The chains of the rank of the text started last. */
+  #heads = NO_CHAIN;
+  #counts = NO_CHAIN;
   #fieldHeads = new Map<number, number>();
   /** Regions of the stream by source and rank, in stream order: [start, sourceId, rank, ...]. */
   #chunks: number[] = [];
@@ -32,50 +47,48 @@ export class TokenStream {
 
   /** Start a chunk of free text; its tokens follow with {@linkcode TokenStream.push}. */
   startText(sourceId: number, rank: number): void {
-    this.#reserve(1);
     this.#open(sourceId, rank);
-    this.#tokens[this.#length] = TEXT_START;
-    this.#prev[this.#length++] = -1;
+    this.#append(TEXT_START, -1);
     this.#rank = rank;
+    this.#heads = this.#headsByRank[rank] ?? NO_CHAIN;
+    this.#counts = this.#countsByRank[rank] ?? NO_CHAIN;
   }
 
   /** Append one token to the chunk of text started last. */
   push(id: number): void {
-    if (this.#length === this.#tokens.length) this.#reserve(1);
-    const at = this.#length++;
-    const slot = this.#slot(id, this.#rank);
-    this.#tokens[at] = id;
-    this.#prev[at] = this.#heads[slot];
-    this.#heads[slot] = at;
-    this.#counts[slot]++;
+    const at = this.#length;
+    if (at === this.#blockEnd) this.#makeRoom();
+    if (id >= this.#heads.length) this.#growChains(id);
+    const offset = at & BLOCK_MASK;
+    this.#tokenBlock[offset] = id;
+    this.#prevBlock[offset] = this.#heads[id];
+    this.#heads[id] = at;
+    this.#counts[id]++;
+    this.#length = at + 1;
   }
 
   /** Append one complete field. */
   addField(sourceId: number, rank: number, ids: Int32Array): void {
-    this.#reserve(ids.length + 1);
     this.#open(sourceId, rank);
-    let at = this.#length;
-    this.#tokens[at] = FIELD_START;
-    this.#prev[at++] = -1;
+    this.#append(FIELD_START, -1);
     const key = fieldKey(ids, rank);
-    this.#prev[at] = this.#fieldHeads.get(key) ?? -1;
+    const at = this.#length;
+    this.#append(ids[0], this.#fieldHeads.get(key) ?? -1);
     this.#fieldHeads.set(key, at);
-    this.#tokens.set(ids, at);
-    for (let i = 1; i < ids.length; i++) this.#prev[at + i] = -1;
-    this.#length = at + ids.length;
+    for (let i = 1; i < ids.length; i++) this.#append(ids[i], -1);
   }
 
   /** The first source of exactly `rank` that contains `ids` and that `accept` takes. */
   first(ids: Int32Array, rank: number, accept: (sourceId: number) => boolean): number | undefined {
     if (!(this.#ranks & (1 << rank))) return undefined;
-    for (let at = this.#fieldHeads.get(fieldKey(ids, rank)) ?? -1; at >= 0; at = this.#prev[at]) {
+    for (let at = this.#fieldHeads.get(fieldKey(ids, rank)) ?? -1; at >= 0; at = this.#prevAt(at)) {
       if (this.#isField(at, ids)) {
         const source = this.#sourceAt(at);
         if (accept(source)) return source;
       }
     }
     const [anchor, head] = this.#anchor(ids, rank);
-    for (let at = head; at >= 0; at = this.#prev[at]) {
+    for (let at = head; at >= 0; at = this.#prevAt(at)) {
       const start = at - anchor;
       if (this.#isRun(start, ids)) {
         const source = this.#sourceAt(start);
@@ -88,11 +101,11 @@ export class TokenStream {
   /** Every source of exactly `rank` that contains `ids`, lazily, most recent first (a source may repeat). */
   *sources(ids: Int32Array, rank: number): Generator<number> {
     if (!(this.#ranks & (1 << rank))) return;
-    for (let at = this.#fieldHeads.get(fieldKey(ids, rank)) ?? -1; at >= 0; at = this.#prev[at]) {
+    for (let at = this.#fieldHeads.get(fieldKey(ids, rank)) ?? -1; at >= 0; at = this.#prevAt(at)) {
       if (this.#isField(at, ids)) yield this.#sourceAt(at);
     }
     const [anchor, head] = this.#anchor(ids, rank);
-    for (let at = head; at >= 0; at = this.#prev[at]) {
+    for (let at = head; at >= 0; at = this.#prevAt(at)) {
       if (this.#isRun(at - anchor, ids)) yield this.#sourceAt(at - anchor);
     }
   }
@@ -101,14 +114,14 @@ export class TokenStream {
   collect(ids: Int32Array, matches: Map<number, "text" | "field">): void {
     for (let rank = 0; rank < RANKS; rank++) {
       if (!(this.#ranks & (1 << rank))) continue;
-      for (let at = this.#fieldHeads.get(fieldKey(ids, rank)) ?? -1; at >= 0; at = this.#prev[at]) {
+      for (let at = this.#fieldHeads.get(fieldKey(ids, rank)) ?? -1; at >= 0; at = this.#prevAt(at)) {
         if (this.#isField(at, ids)) matches.set(this.#sourceAt(at), "field");
       }
     }
     for (let rank = 0; rank < RANKS; rank++) {
       if (!(this.#ranks & (1 << rank))) continue;
       const [anchor, head] = this.#anchor(ids, rank);
-      for (let at = head; at >= 0; at = this.#prev[at]) {
+      for (let at = head; at >= 0; at = this.#prevAt(at)) {
         const start = at - anchor;
         if (!this.#isRun(start, ids)) continue;
         const source = this.#sourceAt(start);
@@ -119,29 +132,37 @@ export class TokenStream {
 
   /** The position in `ids` of its rarest token at `rank`, and the head of that token's chain (-1: none). */
   #anchor(ids: Int32Array, rank: number): [number, number] {
+    const heads = this.#headsByRank[rank];
+    const counts = this.#countsByRank[rank];
+    if (heads === undefined) return [0, -1];
     let best = -1;
     let fewest = Infinity;
-    let bestSlot = -1;
-    const slotOf = this.#slotOf[rank];
-    if (slotOf === undefined) return [0, -1];
     for (let i = 0; i < ids.length; i++) {
-      const slot = ids[i] < slotOf.length ? slotOf[ids[i]] - 1 : -1;
-      if (slot < 0) return [0, -1];
-      if (this.#counts[slot] < fewest) [fewest, best, bestSlot] = [this.#counts[slot], i, slot];
+      const count = ids[i] < counts.length ? counts[ids[i]] : 0;
+      if (count === 0) return [0, -1];
+      if (count < fewest) [fewest, best] = [count, i];
     }
-    return [best, this.#heads[bestSlot]];
+    return [best, heads[ids[best]]];
+  }
+
+  #tokenAt(at: number): number {
+    return this.#tokenBlocks[at >>> BLOCK_BITS][at & BLOCK_MASK];
+  }
+
+  #prevAt(at: number): number {
+    return this.#prevBlocks[at >>> BLOCK_BITS][at & BLOCK_MASK];
   }
 
   #isRun(start: number, ids: Int32Array): boolean {
     if (start < 0 || start + ids.length > this.#length) return false;
-    for (let k = 0; k < ids.length; k++) if (this.#tokens[start + k] !== ids[k]) return false;
+    for (let k = 0; k < ids.length; k++) if (this.#tokenAt(start + k) !== ids[k]) return false;
     return true;
   }
 
   #isField(at: number, ids: Int32Array): boolean {
     const end = at + ids.length;
-    return this.#tokens[at - 1] === FIELD_START && this.#isRun(at, ids) &&
-      (end === this.#length || this.#tokens[end] < 0);
+    return at > 0 && this.#tokenAt(at - 1) === FIELD_START && this.#isRun(at, ids) &&
+      (end === this.#length || this.#tokenAt(end) < 0);
   }
 
   #sourceAt(at: number): number {
@@ -164,38 +185,49 @@ export class TokenStream {
     chunks.push(this.#length, sourceId, rank);
   }
 
-  #slot(id: number, rank: number): number {
-    let slotOf = this.#slotOf[rank];
-    if (slotOf === undefined || id >= slotOf.length) {
-      slotOf = this.#slotOf[rank] = grow(slotOf ?? new Int32Array(0), id + 1);
-    }
-    let slot = slotOf[id] - 1;
-    if (slot < 0) {
-      slot = this.#slotCount++;
-      slotOf[id] = slot + 1;
-      if (slot >= this.#heads.length) {
-        this.#heads = grow(this.#heads, slot + 1);
-        this.#counts = grow(this.#counts, slot + 1);
-      }
-      this.#heads[slot] = -1;
-    }
-    return slot;
+  /** Append a position outside any token chain (a marker, or a field's token). */
+  #append(token: number, prev: number): void {
+    const at = this.#length;
+    if (at === this.#blockEnd) this.#makeRoom();
+    const offset = at & BLOCK_MASK;
+    this.#tokenBlock[offset] = token;
+    this.#prevBlock[offset] = prev;
+    this.#length = at + 1;
   }
 
-  #reserve(extra: number): void {
-    const needed = this.#length + extra;
-    if (needed <= this.#tokens.length) return;
-    this.#tokens = grow(this.#tokens, needed);
-    this.#prev = grow(this.#prev, needed);
+  /**
+   * Room for the next position. The first block starts small and doubles (a copy of at most one block), so that a
+   * short conversation or a child branch stays small; every later block is full size and never copied.
+   */
+  #makeRoom(): void {
+    const first = this.#tokenBlocks.length === 1 && this.#blockEnd < BLOCK_SIZE;
+    const size = first ? this.#blockEnd * 2 : this.#tokenBlocks.length === 0 ? FIRST_BLOCK_SIZE : BLOCK_SIZE;
+    const tokens = new Int32Array(size);
+    const prev = new Int32Array(size);
+    if (first) {
+      tokens.set(this.#tokenBlock);
+      prev.set(this.#prevBlock);
+      this.#tokenBlocks.pop();
+      this.#prevBlocks.pop();
+    }
+    this.#tokenBlocks.push(this.#tokenBlock = tokens);
+    this.#prevBlocks.push(this.#prevBlock = prev);
+    this.#blockEnd = (this.#tokenBlocks.length - 1) * BLOCK_SIZE + size;
   }
-}
 
-function grow(array: Int32Array<ArrayBuffer>, needed: number): Int32Array<ArrayBuffer> {
-  let size = Math.max(array.length, 16);
-  while (size < needed) size = Math.ceil(size * 1.5);
-  const bigger = new Int32Array(size);
-  bigger.set(array);
-  return bigger;
+  /** Make the current rank's chains long enough for token `id`. */
+  #growChains(id: number): void {
+    const rank = this.#rank;
+    const old = this.#headsByRank[rank] ?? NO_CHAIN;
+    let size = Math.max(old.length, 256);
+    while (size <= id) size *= 2;
+    const heads = new Int32Array(size).fill(-1);
+    heads.set(old);
+    const counts = new Int32Array(size);
+    counts.set(this.#countsByRank[rank] ?? NO_CHAIN);
+    this.#headsByRank[rank] = this.#heads = heads;
+    this.#countsByRank[rank] = this.#counts = counts;
+  }
 }
 
 /** FNV-1a over the ids, folded to 26 bits and combined with the rank (a small integer key). */

@@ -172,3 +172,30 @@ Deno.test("EvidenceIndex.sources() names the sources lazily, each once, stronges
   assert.deepEqual([...index.sources("dana@corp.example", 1)], [20]);
   assert.deepEqual([...index.sources("nobody@corp.example")], []);
 });
+
+Deno.test("EvidenceIndex finds runs, fields and chains across the stream's storage blocks", () => {
+  // Each text takes five stream positions (a start marker and four words), so the storage blocks of 65,536
+  // positions end at every offset inside some text: every run below straddles a block boundary somewhere.
+  const index = new EvidenceIndex();
+  const texts = 60_000;
+  for (let i = 0; i < texts; i++) index.addText(i, `alpha${i} beta${i} gamma${i} common`, i % 3);
+  index.addFields(texts, ["alpha7 beta7"], 5);
+  for (let i = 0; i < texts; i += 1) {
+    const found = index.find(`alpha${i} beta${i} gamma${i}`);
+    if (found.length !== 1 || found[0].sourceId !== i) assert.fail(`run ${i} found in ${JSON.stringify(found)}`);
+  }
+  assert.deepEqual(index.find("gamma9 common alpha10"), []);
+  assert.deepEqual(index.find("alpha7 beta7").map((match) => match.kind), ["text", "field"]);
+  assert.deepEqual(index.vouch("alpha7 beta7", () => true, 3), { sourceId: texts, seenIn: texts });
+  // The recurring word's chain runs through every block, strongest rank first.
+  assert.deepEqual([...take(index.sources("common", 0), 4)], [59_999, 59_996, 59_993, 59_990]);
+  assert.equal(index.find("common").length, texts);
+});
+
+function* take<T>(items: Iterable<T>, count: number): Generator<T> {
+  if (count <= 0) return;
+  for (const item of items) {
+    yield item;
+    if (--count === 0) return;
+  }
+}

@@ -189,13 +189,18 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
 
 /** The last property name of a leaf path: `[3].subject` -> `subject` (linear: keys may be long and hostile). */
 /** Whether a decoded JSON value nests objects or arrays more than `limit` levels (iterative: depth is hostile). */
-function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length) {
-    const [item, depth] = stack.pop()!;
-    if (typeof item !== "object" || item === null) continue;
-    if (depth >= limit) return true;
-    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+/** Whether `value` has an object or array nested `limit` levels deep or more. Allocates nothing on the way. */
+function nestsDeeperThan(value: unknown, limit: number, depth = 0): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (depth >= limit) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (nestsDeeperThan(value[i], limit, depth + 1)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (Object.hasOwn(value, key) && nestsDeeperThan((value as Record<string, unknown>)[key], limit, depth + 1)) {
+      return true;
+    }
   }
   return false;
 }

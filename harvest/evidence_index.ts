@@ -46,6 +46,10 @@ export interface Vouch {
   readonly seenIn: number | undefined;
 }
 
+/** Keys and leaves up to this many characters have their token ids remembered; at most SHORT_LEAVES_KEPT of them. */
+const SHORT_LEAF = 40;
+const SHORT_LEAVES_KEPT = 4096;
+
 /** The highest rank; ranks are whole numbers from 0 to this. */
 export const MAX_RANK = 15;
 
@@ -71,6 +75,8 @@ export class EvidenceIndex {
   readonly #stream = new TokenStream();
   /** This index's stream, then its parent's, grandparent's, ... */
   readonly #lineage: readonly TokenStream[];
+  /** Token ids of short structured keys and leaves seen recently (see `#addLeaf`). */
+  readonly #shortLeaves = new Map<string, Int32Array>();
 
   /** Make an empty index, or a child of `parent`. */
   constructor(parent?: EvidenceIndex) {
@@ -115,15 +121,38 @@ export class EvidenceIndex {
         else {
           const record = item as Record<string, unknown>;
           for (const key of Object.keys(record)) {
-            this.addText(sourceId, key, checked);
+            this.#addLeaf(sourceId, key, checked);
             walk(record[key], depth + 1);
           }
         }
+      } else if (typeof item === "number" && item >= 0 && item < 1e7 && Number.isInteger(item)) {
+        // A whole number below 10,000,000 is one number token, as `scanText` reads it (checked by a property test).
+        this.#stream.startText(sourceId, checked);
+        this.#stream.push(this.#tokenIds.intern(`num:${item}`, TokenStream.MAX_TOKENS));
       } else if (typeof item === "string" || typeof item === "number" || typeof item === "bigint") {
-        this.addText(sourceId, String(item), checked);
-      } else if (typeof item === "boolean") this.addText(sourceId, String(item), checked);
+        this.#addLeaf(sourceId, String(item), checked);
+      } else if (typeof item === "boolean") this.#addLeaf(sourceId, String(item), checked);
     };
     walk(value, 0);
+  }
+
+  /**
+   * Index one key or leaf of a structured value as a run of its own. Short ones recur (keys, statuses, addresses):
+   * their token ids are remembered, so a repeat costs one map look-up instead of a scan. The ids are what a scan
+   * would push, because interning gives a token the same id every time.
+   */
+  #addLeaf(sourceId: number, text: string, rank: number): void {
+    this.#stream.startText(sourceId, rank);
+    if (text.length > SHORT_LEAF) return scanText(text, this.#pushToken, this.#pushPlain);
+    const known = this.#shortLeaves.get(text);
+    if (known !== undefined) {
+      for (let i = 0; i < known.length; i++) this.#stream.push(known[i]);
+      return;
+    }
+    const start = this.#stream.length;
+    scanText(text, this.#pushToken, this.#pushPlain);
+    if (this.#shortLeaves.size >= SHORT_LEAVES_KEPT) this.#shortLeaves.clear();
+    this.#shortLeaves.set(text, this.#stream.tokensFrom(start));
   }
 
   /** Index complete field values: only a value equal to a whole field is evidence. */

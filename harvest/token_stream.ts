@@ -45,6 +45,18 @@ export class TokenStream {
   #ranks = 0;
   #rank = 0;
 
+  /** How many positions the stream holds. */
+  get length(): number {
+    return this.#length;
+  }
+
+  /** The tokens at positions `start` to the end (a copy). */
+  tokensFrom(start: number): Int32Array {
+    const ids = new Int32Array(this.#length - start);
+    for (let at = start; at < this.#length; at++) ids[at - start] = this.#tokenAt(at);
+    return ids;
+  }
+
   /** Start a chunk of free text; its tokens follow with {@linkcode TokenStream.push}. */
   startText(sourceId: number, rank: number): void {
     this.#open(sourceId, rank);

@@ -1,7 +1,7 @@
 /** The flat index's early-stopping look-ups agree with the full one, for any sources, ranks and forks. */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { EvidenceIndex } from "../harvest/mod.ts";
+import { EvidenceIndex, tokenize } from "../harvest/mod.ts";
 
 const WORDS = ["alice@corp.example", "eve@evil.example", "1,000", "1000", "pay", "the", "https://x.example/a", "to"];
 const textArb = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 }).map((words) => words.join(" "));
@@ -46,4 +46,64 @@ Deno.test("EvidenceIndex.vouch() and sources() agree with find() on which source
     ),
     { numRuns: 300 },
   );
+});
+
+Deno.test("EvidenceIndex.addStructured() finds exactly what indexing each key and leaf as its own text finds", () => {
+  // The structured path remembers short leaves and reads whole numbers without a scan: it must agree with scanning.
+  const leafArb = fc.oneof(
+    textArb,
+    fc.string({ maxLength: 45 }),
+    fc.integer({ min: -20, max: 20_000_000 }),
+    fc.double({ noNaN: true }),
+    fc.boolean(),
+    fc.constant(null),
+  );
+  const valueArb = fc.letrec<{ value: unknown }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: "small" },
+      leafArb,
+      fc.array(tie("value"), { maxLength: 4 }),
+      fc.dictionary(fc.oneof(textArb, fc.string({ maxLength: 8 })), tie("value"), { maxKeys: 4 }),
+    ),
+  })).value;
+  const leaves = (value: unknown, out: string[]): string[] => {
+    if (value === null || value === undefined) return out;
+    if (Array.isArray(value)) { for (const item of value) leaves(item, out); }
+    else if (typeof value === "object") {
+      for (const [key, item] of Object.entries(value)) {
+        out.push(key);
+        leaves(item, out);
+      }
+    } else out.push(String(value));
+    return out;
+  };
+  fc.assert(
+    fc.property(
+      fc.array(valueArb, { minLength: 1, maxLength: 4 }),
+      fc.array(textArb, { maxLength: 6 }),
+      (values, asked) => {
+        const structured = new EvidenceIndex();
+        const scanned = new EvidenceIndex();
+        values.forEach((value, id) => {
+          structured.addStructured(id, value, id % 3);
+          for (const leaf of leaves(value, [])) scanned.addText(id, leaf, id % 3);
+        });
+        for (const value of [...asked, ...values.flatMap((value) => leaves(value, []))]) {
+          assert.deepEqual(structured.find(value), scanned.find(value), `value ${JSON.stringify(value)}`);
+          assert.deepEqual(structured.vouch(value, () => true, 1), scanned.vouch(value, () => true, 1));
+        }
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("tokenize() reads a whole number below 10,000,000 as the one token addStructured() gives it", () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 0, max: 9_999_999 }), (value) => {
+      assert.deepEqual(tokenize(String(value)), [`num:${value}`]);
+    }),
+    { numRuns: 2000 },
+  );
+  for (const value of [0, 7, 999, 1000, 9_999_999]) assert.deepEqual(tokenize(String(value)), [`num:${value}`]);
 });

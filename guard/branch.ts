@@ -82,6 +82,11 @@ export class Branch {
   #label: PartialLabel | undefined;
   readonly #tainters: string[] = [];
   readonly #tainted = new Set<string>();
+  /**
+   * Known labels this branch has already been restricted by. Meeting one again changes nothing (meet is idempotent
+   * and the running label only gets stricter), so a tool whose outputs recur costs no meet after the first.
+   */
+  readonly #metLabels = new WeakSet<Label>();
   #closed = false;
 
   /** Make a branch; a child is made with {@linkcode Branch.child}. */
@@ -121,13 +126,17 @@ export class Branch {
 
   /** Make the label stricter: meet it with `label`. Never throws. */
   restrict(label: PartialLabel): void {
-    const known = meet(this.#known, label.known);
-    if (
-      known !== this.#known &&
-      (known.trust !== this.#known.trust || known.readers.length !== this.#known.readers.length)
-    ) {
-      this.#known = known;
-      this.#label = undefined;
+    if (!this.#metLabels.has(label.known)) {
+      const known = meet(this.#known, label.known);
+      if (
+        known !== this.#known &&
+        (known.trust !== this.#known.trust || known.readers.length !== this.#known.readers.length)
+      ) {
+        this.#known = known;
+        this.#label = undefined;
+      }
+      // Only a frozen label is remembered: one that could change afterwards is met every time.
+      if (Object.isFrozen(label.known) && Object.isFrozen(label.known.readers)) this.#metLabels.add(label.known);
     }
     for (const tool of label.unknown) {
       if (this.#unknown.has(tool)) continue;

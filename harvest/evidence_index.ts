@@ -48,7 +48,7 @@ export interface Vouch {
 
 /** Keys and leaves up to this many characters have their token ids remembered; at most SHORT_LEAVES_KEPT of them. */
 const SHORT_LEAF = 40;
-const SHORT_LEAVES_KEPT = 4096;
+const SHORT_LEAVES_KEPT = 2048;
 
 /** The highest rank; ranks are whole numbers from 0 to this. */
 export const MAX_RANK = 15;
@@ -76,7 +76,7 @@ export class EvidenceIndex {
   /** This index's stream, then its parent's, grandparent's, ... */
   readonly #lineage: readonly TokenStream[];
   /** Token ids of short structured keys and leaves seen recently (see `#addLeaf`). */
-  readonly #shortLeaves = new Map<string, Int32Array>();
+  readonly #shortLeaves = new Map<string, number[]>();
 
   /** Make an empty index, or a child of `parent`. */
   constructor(parent?: EvidenceIndex) {

@@ -51,9 +51,9 @@ export class TokenStream {
   }
 
   /** The tokens at positions `start` to the end (a copy). */
-  tokensFrom(start: number): Int32Array {
-    const ids = new Int32Array(this.#length - start);
-    for (let at = start; at < this.#length; at++) ids[at - start] = this.#tokenAt(at);
+  tokensFrom(start: number): number[] {
+    const ids: number[] = [];
+    for (let at = start; at < this.#length; at++) ids.push(this.#tokenAt(at));
     return ids;
   }
 

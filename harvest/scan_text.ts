@@ -227,11 +227,14 @@ function scanWord(words: WordWindow, i: number, sink: TokenSink): number {
     sink(word);
     return 0;
   }
-  let area = 0;
-  while (area < word.length && OPENERS.has(word[area]) && !AREA_CODE.test(word.slice(area, area + 7))) area++;
-  if (AREA_CODE.test(word.slice(area, area + 7))) {
-    const consumed = scanAreaCode(words, i, area, sink);
-    if (consumed >= 0) return consumed;
+  if (word.includes("(")) {
+    // Only a word with a bracket can start with an area code.
+    let area = 0;
+    while (area < word.length && OPENERS.has(word[area]) && !AREA_CODE.test(word.slice(area, area + 7))) area++;
+    if (AREA_CODE.test(word.slice(area, area + 7))) {
+      const consumed = scanAreaCode(words, i, area, sink);
+      if (consumed >= 0) return consumed;
+    }
   }
   const { core, before, after } = strip(word);
   for (const char of before) sink(char);
@@ -242,7 +245,7 @@ function scanWord(words: WordWindow, i: number, sink: TokenSink): number {
 }
 
 function scanCore(words: WordWindow, i: number, core: string, open: boolean, sink: TokenSink): number {
-  if (PLAIN_WORD.test(core)) {
+  if (!startsWithAsciiNonLetter(core) && PLAIN_WORD.test(core)) {
     const lower = core.toLowerCase();
     const code = open && lower.length === 3 && core === core.toUpperCase() && currencyOf(lower);
     if (code && joinCurrency(words, i, lower, sink)) return 1;
@@ -284,11 +287,21 @@ function scanAreaCode(words: WordWindow, i: number, area: number, sink: TokenSin
   return 0;
 }
 
+/** Whether `text` starts with an ASCII character that is not a letter (so it cannot be a word of letters). */
+function startsWithAsciiNonLetter(text: string): boolean {
+  const code = text.charCodeAt(0) | 32;
+  return code < 128 && (code < 97 || code > 122);
+}
+
 /** A core that is one typed value on its own: phone, IBAN, card, number or amount. */
 function typedTokens(lower: string): readonly string[] | undefined {
   if (lower.length < 8 && DIGITS.test(lower)) return [`num:${lower}`];
   if (!NUMERIC_START.test(lower) && !IBAN_HEAD.test(lower.slice(0, 4))) return undefined;
-  const single = phoneToken(lower) ?? ibanToken(lower) ?? cardToken(lower);
+  // Each grammar is asked only when the core can have its shape: a phone number starts with `+` or `(` or is
+  // `555-123-4567` (12 characters), an IBAN starts with two letters, a card has 13 digits or more.
+  const first = lower.charCodeAt(0);
+  const single = (first === 43 || first === 40 || lower.length === 12 ? phoneToken(lower) : undefined) ??
+    (first >= 97 && first <= 122 ? ibanToken(lower) : undefined) ?? (lower.length >= 13 ? cardToken(lower) : undefined);
   return single ? [single] : amountTokens(lower);
 }
 

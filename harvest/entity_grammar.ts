@@ -68,6 +68,8 @@ export function amountTokens(core: string): readonly string[] | undefined {
 let lastAmount: { core: string; tokens: readonly string[] | undefined } = { core: "", tokens: undefined };
 
 function readAmount(core: string): string[] | undefined {
+  // Most numbers are digits with at most one decimal mark: what AMOUNT reads as a bare body, without the expression.
+  if (isSimpleNumber(core)) return [`num:${canonicalNumber(core, false)}`];
   const match = AMOUNT.exec(core);
   if (!match) return undefined;
   const [, sign1, before, sign2, body, after] = match;
@@ -82,6 +84,18 @@ function readAmount(core: string): string[] | undefined {
   tokens.push(`num:${number}`);
   if (after === "%") tokens.push("%");
   return tokens;
+}
+
+/** Whether `core` is ASCII digits, or digits, one `.` or `,` and digits: `\d+(?:[.,]\d+)?`. */
+function isSimpleNumber(core: string): boolean {
+  let mark = -1;
+  for (let i = 0; i < core.length; i++) {
+    const code = core.charCodeAt(i);
+    if (code >= 48 && code <= 57) continue;
+    if ((code !== 46 && code !== 44) || mark >= 0 || i === 0 || i === core.length - 1) return false;
+    mark = i;
+  }
+  return core.length > 0;
 }
 
 /**

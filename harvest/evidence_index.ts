@@ -112,28 +112,28 @@ export class EvidenceIndex {
    * Throws a `TypeError` for a value nested more than 64 levels.
    */
   addStructured(sourceId: number, value: unknown, rank = 0): void {
-    const checked = checkRank(rank);
-    const walk = (item: unknown, depth: number): void => {
-      if (depth > 64) throw new TypeError("Cannot index a structured value nested more than 64 levels");
-      if (item === null || item === undefined) return;
-      if (typeof item === "object") {
-        if (Array.isArray(item)) { for (let i = 0; i < item.length; i++) walk(item[i], depth + 1); }
-        else {
-          const record = item as Record<string, unknown>;
-          for (const key of Object.keys(record)) {
-            this.#addLeaf(sourceId, key, checked);
-            walk(record[key], depth + 1);
-          }
+    this.#walk(sourceId, value, 0, checkRank(rank));
+  }
+
+  #walk(sourceId: number, item: unknown, depth: number, rank: number): void {
+    if (depth > 64) throw new TypeError("Cannot index a structured value nested more than 64 levels");
+    if (item === null || item === undefined) return;
+    if (typeof item === "object") {
+      if (Array.isArray(item)) { for (let i = 0; i < item.length; i++) this.#walk(sourceId, item[i], depth + 1, rank); }
+      else {
+        const record = item as Record<string, unknown>;
+        for (const key of Object.keys(record)) {
+          this.#addLeaf(sourceId, key, rank);
+          this.#walk(sourceId, record[key], depth + 1, rank);
         }
-      } else if (typeof item === "number" && item >= 0 && item < 1e7 && Number.isInteger(item)) {
-        // A whole number below 10,000,000 is one number token, as `scanText` reads it (checked by a property test).
-        this.#stream.startText(sourceId, checked);
-        this.#stream.push(this.#tokenIds.intern(`num:${item}`, TokenStream.MAX_TOKENS));
-      } else if (typeof item === "string" || typeof item === "number" || typeof item === "bigint") {
-        this.#addLeaf(sourceId, String(item), checked);
-      } else if (typeof item === "boolean") this.#addLeaf(sourceId, String(item), checked);
-    };
-    walk(value, 0);
+      }
+    } else if (typeof item === "number" && item >= 0 && item < 1e7 && Number.isInteger(item)) {
+      // A whole number below 10,000,000 is one number token, as `scanText` reads it (checked by a property test).
+      this.#stream.startText(sourceId, rank);
+      this.#stream.push(this.#tokenIds.intern(`num:${item}`, TokenStream.MAX_TOKENS));
+    } else if (typeof item === "string" || typeof item === "number" || typeof item === "bigint") {
+      this.#addLeaf(sourceId, String(item), rank);
+    } else if (typeof item === "boolean") this.#addLeaf(sourceId, String(item), rank);
   }
 
   /**

@@ -37,8 +37,36 @@ export function balanced(word: string, start: number, end: number): boolean {
   return depth >= 0;
 }
 
+/**
+ * The plain tokens of `lower`: runs of letters, marks and digits, and every other character but whitespace on its
+ * own. ASCII text is cut by a loop over its codes, which gives what the regular expression gives.
+ */
 export function plainTokens(lower: string, sink: TokenSink): void {
-  for (const token of lower.match(TOKEN) ?? []) sink(token);
+  if (!isAscii(lower)) {
+    for (const token of lower.match(TOKEN) ?? []) sink(token);
+    return;
+  }
+  let i = 0;
+  while (i < lower.length) {
+    const code = lower.charCodeAt(i);
+    if (isAsciiAlnum(code)) {
+      const start = i;
+      while (i < lower.length && isAsciiAlnum(lower.charCodeAt(i))) i++;
+      sink(lower.slice(start, i));
+    } else {
+      if (code !== 32 && (code < 9 || code > 13)) sink(lower[i]);
+      i++;
+    }
+  }
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return false;
+  return true;
+}
+
+function isAsciiAlnum(code: number): boolean {
+  return (code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122);
 }
 
 /** Links, e-mail addresses and hosts inside one core, glued to markup or not; the rest as plain tokens. */

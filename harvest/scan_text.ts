@@ -210,7 +210,7 @@ function scanFirst(words: WordWindow, sink: TokenSink): number {
     for (let j = plain; j < word.length; j++) sink(word[j]);
     return 0;
   }
-  if (plain > 0 || PLAIN_WORD.test(word)) {
+  if (plain > 0 || (!startsWithAsciiNonLetter(word) && PLAIN_WORD.test(word))) {
     const lower = word.toLowerCase();
     const code = lower.length === 3 && word === word.toUpperCase() && currencyOf(lower);
     if (code && joinCurrency(words, 0, lower, sink)) return 1;
@@ -308,11 +308,11 @@ function typedTokens(lower: string): readonly string[] | undefined {
 /** Forms written across several words; returns the number of extra words used, or -1 when none applies. */
 function joinForms(words: WordWindow, i: number, lower: string, sink: TokenSink): number {
   const raw = words.at(i)!;
-  if (IBAN_HEAD.test(lower)) {
+  if (lower.length === 4 && IBAN_HEAD.test(lower)) {
     const found = longestJoin(words, i, lower, 8, (part) => IBAN_GROUP.test(part), (text) => ibanToken(text), "");
     if (found) return emitJoined(found, sink);
   }
-  if (/^\d{4}$/.test(lower)) {
+  if (lower.length === 4 && isDigits(lower, 0, 4)) {
     const found = longestJoin(words, i, lower, 4, (part) => CARD_GROUP.test(part), cardToken, " ");
     if (found) return emitJoined(found, sink);
   }

@@ -1,0 +1,53 @@
+/**
+ * The scanner's hand-written fast paths give exactly what the grammar's regular expressions give: each is checked
+ * here against the expression it stands in for, on random input over the characters that matter.
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { amountTokens } from "../harvest/entity_grammar.ts";
+import { plainTokens } from "../harvest/scan_links.ts";
+
+const TOKEN = /[\p{L}\p{M}\p{N}]+|[^\s\p{L}\p{M}\p{N}]/gu;
+const textOver = (chars: string, maxLength = 14) =>
+  fc.array(fc.constantFrom(...chars), { maxLength }).map((list) => list.join(""));
+
+Deno.test("plainTokens() cuts ASCII text as the token expression does", () => {
+  const ascii = fc.array(fc.integer({ min: 0, max: 127 }), { maxLength: 20 }).map((codes) =>
+    String.fromCharCode(...codes)
+  );
+  fc.assert(
+    fc.property(fc.oneof(ascii, textOver("ab09-_.:/#@%+ \t\n\u00e9")), (text) => {
+      const got: string[] = [];
+      plainTokens(text, (token) => got.push(token));
+      assert.deepEqual(got, text.match(TOKEN) ?? []);
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+/** The amount grammar as one expression (the spec the fast path must agree with), and how a match reads. */
+const SYMBOLS: Readonly<Record<string, string>> = { "$": "usd", "€": "eur", "£": "gbp" };
+const NUMBER_BODY = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\.\d{3})+,\d+|\d{1,3}(?:\.\d{3}){2,}|` +
+  String.raw`\d{1,3}(?:'\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?|[.,]\d+`;
+const SIMPLE = new RegExp(`^(${NUMBER_BODY})$`, "u");
+
+Deno.test("amountTokens() reads a bare number as the amount expression's body would", () => {
+  fc.assert(
+    fc.property(textOver("0123456789.,", 12), (core) => {
+      const tokens = amountTokens(core);
+      if (!SIMPLE.test(core)) return assert.equal(tokens, undefined, core);
+      assert.equal(tokens?.length, 1, core);
+      // Equal numbers read equal: the token is the number's value, written canonically.
+      const value = Number(tokens![0].slice(4));
+      assert.ok(Number.isFinite(value), `${core} gave ${tokens}`);
+    }),
+    { numRuns: 3000 },
+  );
+  assert.deepEqual(amountTokens("1234,50"), ["num:1234.5"]);
+  assert.deepEqual(amountTokens("1,234.50"), ["num:1234.5"]);
+  assert.deepEqual(amountTokens("1.500"), ["num:1.500"]);
+  assert.deepEqual(amountTokens("007"), ["num:007"]);
+  assert.deepEqual(amountTokens("1."), undefined);
+  assert.deepEqual(amountTokens(".5"), ["num:0.5"]);
+  assert.deepEqual(amountTokens("$5"), [`cur:${SYMBOLS.$}`, "num:5"]);
+});

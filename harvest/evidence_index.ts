@@ -49,6 +49,9 @@ export interface Vouch {
 /** Keys and leaves up to this many characters have their token ids remembered; at most SHORT_LEAVES_KEPT of them. */
 const SHORT_LEAF = 40;
 const SHORT_LEAVES_KEPT = 2048;
+/** Looked-up values up to this many characters are remembered; at most LOOKUPS_KEPT of them. */
+const LOOKUP_MAX_LENGTH = 4096;
+const LOOKUPS_KEPT = 64;
 
 /** The highest rank; ranks are whole numbers from 0 to this. */
 export const MAX_RANK = 15;
@@ -75,6 +78,9 @@ export class EvidenceIndex {
   readonly #stream = new TokenStream();
   /** This index's stream, then its parent's, grandparent's, ... */
   readonly #lineage: readonly TokenStream[];
+  /** Values looked up recently and their ids (`null`: not indexed), valid while the table has `#lookupSize` tokens. */
+  readonly #lookups = new Map<string, Int32Array | null>();
+  #lookupSize = -1;
   /** Token ids of short structured keys and leaves seen recently (see `#addLeaf`). */
   readonly #shortLeaves = new Map<string, number[]>();
 
@@ -224,8 +230,27 @@ export class EvidenceIndex {
     return undefined;
   }
 
-  /** The value's token ids, or `undefined` when it has no tokens or a token no source ever had. */
+  /**
+   * The value's token ids, or `undefined` when it has no tokens or a token no source ever had. One decision asks
+   * about the same value several times (vouch, then name the sources): the last few answers are remembered until a
+   * new token is interned (which could turn "never seen" into ids; ids once found never change).
+   */
   #lookupIds(value: string): Int32Array | undefined {
+    if (value.length > LOOKUP_MAX_LENGTH) return this.#readIds(value);
+    const size = this.#tokenIds.size;
+    if (size !== this.#lookupSize) {
+      this.#lookups.clear();
+      this.#lookupSize = size;
+    }
+    const known = this.#lookups.get(value);
+    if (known !== undefined) return known ?? undefined;
+    const ids = this.#readIds(value);
+    if (this.#lookups.size >= LOOKUPS_KEPT) this.#lookups.clear();
+    this.#lookups.set(value, ids ?? null);
+    return ids;
+  }
+
+  #readIds(value: string): Int32Array | undefined {
     const words = tokenize(value);
     if (!words.length) return undefined;
     const ids = new Int32Array(words.length);

@@ -107,3 +107,25 @@ Deno.test("tokenize() reads a whole number below 10,000,000 as the one token add
   );
   for (const value of [0, 7, 999, 1000, 9_999_999]) assert.deepEqual(tokenize(String(value)), [`num:${value}`]);
 });
+
+Deno.test("EvidenceIndex answers between recordings as a fresh index would (remembered look-ups never go stale)", () => {
+  fc.assert(
+    fc.property(fc.array(fc.tuple(textArb, textArb), { minLength: 1, maxLength: 10 }), (steps) => {
+      const live = new EvidenceIndex();
+      steps.forEach(([added, asked], id) => {
+        // Ask first (so a "not seen" answer is remembered), then record, then ask again.
+        const before = live.vouch(asked, () => true, 0);
+        live.addText(id, added, id % 2);
+        const fresh = new EvidenceIndex();
+        for (let k = 0; k <= id; k++) fresh.addText(k, steps[k][0], k % 2);
+        assert.equal(before.seenIn === undefined, id === 0 || fresh.find(asked).every((m) => m.sourceId === id));
+        for (const value of [asked, added]) {
+          assert.deepEqual(live.vouch(value, () => true, 1), fresh.vouch(value, () => true, 1));
+          assert.deepEqual(live.find(value), fresh.find(value));
+          assert.deepEqual([...live.sources(value)], [...fresh.sources(value)]);
+        }
+      });
+    }),
+    { numRuns: 300 },
+  );
+});

@@ -21,7 +21,7 @@ Measure Guard.decide and EvidenceIndex.vouch at 10 KB, 100 KB, 1 MB and 10 MB
 of mixed context for an address that recurs in every source (~140 per MB) and
 a rare one, allowed and blocked; a naive rescan (up to 1 MB); record throughput
 and heap per recorded MB (1 KB, 100 KB, 10 MB outputs, each after a warm-up
-pass over other outputs of the same kind); planRecovery at 1 MB.
+over 4 MB of other outputs of the same kind); planRecovery at 1 MB.
 Heap figures need a forced GC: deno run --v8-flags=--expose-gc cli.ts bench perf
 
 Options:
@@ -242,6 +242,9 @@ function makeOutputs(kind: "text" | "json", outputBytes: number, total: number, 
   return outputs;
 }
 
+/** How much output of each kind is recorded before the measured recording, so that the JIT has settled. */
+const WARM_UP_BYTES = 4_000_000;
+
 /**
  * Steady-state throughput: one warm-up pass over other outputs of the same kind and size (so the JIT has compiled
  * the recording path for them, as in a long session), then a fresh guard and a fresh index record the measured ones.
@@ -249,7 +252,7 @@ function makeOutputs(kind: "text" | "json", outputBytes: number, total: number, 
 async function measureRecord(kind: "text" | "json", outputBytes: number, budget: number): Promise<RecordResult> {
   const total = Math.max(outputBytes, budget);
   const tool = kind === "text" ? "read_inbox" : "search_records";
-  const warmUp = makeOutputs(kind, outputBytes, Math.min(total, 1_000_000), seededRandom(outputBytes + 1));
+  const warmUp = makeOutputs(kind, outputBytes, WARM_UP_BYTES, seededRandom(outputBytes + 1));
   const warmGuard = new Guard(POLICY);
   const warmIndex = new EvidenceIndex();
   warmUp.forEach((output, id) => {

@@ -86,6 +86,20 @@ function readAmount(core: string): string[] | undefined {
   return tokens;
 }
 
+/** The token of a bare number: ASCII digits, or digits, one `.` or `,` and digits (`1234,56` is `num:1234.56`). */
+export function bareNumberToken(core: string): string {
+  return `num:${canonicalNumber(core, false)}`;
+}
+
+/** Whether `text` is one or more ASCII digits (`/^\d+$/`). */
+function isAllDigits(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return text.length > 0;
+}
+
 /** Whether `core` is ASCII digits, or digits, one `.` or `,` and digits: `\d+(?:[.,]\d+)?`. */
 function isSimpleNumber(core: string): boolean {
   let mark = -1;
@@ -103,7 +117,7 @@ function isSimpleNumber(core: string): boolean {
  * ambiguous `1.500` (a thousand and a half in Germany, one and a half elsewhere) stays `1.500`.
  */
 function canonicalNumber(body: string, negative: boolean): string {
-  if (DIGITS.test(body)) return negative && /[1-9]/.test(body) ? `-${body}` : body;
+  if (isAllDigits(body)) return negative && /[1-9]/.test(body) ? `-${body}` : body;
   let whole: string;
   let fraction = "";
   const lastDot = body.lastIndexOf(".");
@@ -124,7 +138,9 @@ function canonicalNumber(body: string, negative: boolean): string {
   } else {
     [whole, fraction = ""] = body.replace(",", ".").split(".");
   }
-  fraction = fraction.replace(/0+$/, "");
+  let kept = fraction.length;
+  while (kept > 0 && fraction.charCodeAt(kept - 1) === 48) kept--;
+  fraction = fraction.slice(0, kept);
   if (!whole) whole = "0";
   const text = fraction ? `${whole}.${fraction}` : whole;
   return negative && /[1-9]/.test(text) ? `-${text}` : text;

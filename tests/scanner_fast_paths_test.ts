@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { amountTokens } from "../harvest/entity_grammar.ts";
 import { plainTokens } from "../harvest/scan_links.ts";
+import { scanSwitches } from "../harvest/_scan_switches.ts";
+import { extractEntities, tokenize } from "../harvest/mod.ts";
 
 const TOKEN = /[\p{L}\p{M}\p{N}]+|[^\s\p{L}\p{M}\p{N}]/gu;
 const textOver = (chars: string, maxLength = 14) =>
@@ -50,4 +52,69 @@ Deno.test("amountTokens() reads a bare number as the amount expression's body wo
   assert.deepEqual(amountTokens("1."), undefined);
   assert.deepEqual(amountTokens(".5"), ["num:0.5"]);
   assert.deepEqual(amountTokens("$5"), [`cur:${SYMBOLS.$}`, "num:5"]);
+});
+
+Deno.test("scanText() reads bare numbers on the fast path exactly as the full grammar reads them", () => {
+  const pieces = [
+    "2024",
+    "4111",
+    "1234,56",
+    "12.",
+    "5)",
+    "5).",
+    "0,5",
+    "1,5,",
+    "1.2.3",
+    "9999999",
+    "10000000",
+    "123456789012",
+    "1234567890123",
+    "4111 1111 1111 1111",
+    "5 USD",
+    "5 usd",
+    "5 $",
+    "5$",
+    "5 €",
+    "5 A",
+    "12 34",
+    "the",
+    "a",
+    "EUR",
+    "1,000",
+    "1.000",
+    "$1,000.00",
+    "50%",
+    "-5",
+    "+41 44 668 18 00",
+    "555-123-4567",
+    "(555) 123-4567",
+    "<b>",
+    "|",
+    "1’",
+    "9*",
+    "42?",
+    "10:",
+    "x@y.example",
+    "\u00a0",
+    "\n",
+    "Zürich",
+    "ＡＢＣ",
+    "INV-2024-33",
+  ];
+  const textArb = fc.array(fc.tuple(fc.constantFrom(...pieces), fc.constantFrom(" ", " ", "", "\t")), {
+    maxLength: 8,
+  }).map((parts) => parts.map(([piece, glue]) => piece + glue).join(""));
+  const read = (text: string) => ({ tokens: tokenize(text), entities: extractEntities(text) });
+  fc.assert(
+    fc.property(textArb, (text) => {
+      const fast = read(text);
+      scanSwitches.bareNumbers = false;
+      try {
+        assert.deepEqual(fast, read(text), JSON.stringify(text));
+      } finally {
+        scanSwitches.bareNumbers = true;
+      }
+    }),
+    { numRuns: 5000 },
+  );
 });

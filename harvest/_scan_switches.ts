@@ -1,0 +1,9 @@
+/**
+ * Switches for the scanner's fast paths, for tests only: with a fast path off, the full grammar reads every word,
+ * and a property test checks that both give the same tokens. Never re-exported.
+ *
+ * @module
+ */
+
+/** Whether bare numbers take the fast path (see `bare_number.ts`). */
+export const scanSwitches = { bareNumbers: true };

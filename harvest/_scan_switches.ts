@@ -5,5 +5,5 @@
  * @module
  */
 
-/** Whether bare numbers take the fast path (see `bare_number.ts`). */
-export const scanSwitches = { bareNumbers: true };
+/** Whether bare numbers and compound words take their fast paths (see `fast_paths.ts`). */
+export const scanSwitches = { bareNumbers: true, compoundWords: true };

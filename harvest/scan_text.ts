@@ -16,7 +16,7 @@
 import { amountTokens, cardToken, currencyOf, ibanToken, phoneToken } from "./entity_grammar.ts";
 import { balanced, CLOSERS, isWordChar, plainTokens, scanLinks, type TokenSink } from "./scan_links.ts";
 import { charKind, wordEnd, WordWindow } from "./word_window.ts";
-import { isQuickCloser, scanBareNumber } from "./bare_number.ts";
+import { isQuickCloser, scanBareNumber, scanCompoundWord } from "./fast_paths.ts";
 import { scanSwitches } from "./_scan_switches.ts";
 import { foldText, joinSpacedAt } from "./fold_text.ts";
 
@@ -102,7 +102,10 @@ export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void
       sink(`num:${digits}`, digits);
       break;
     }
-    if (scanSwitches.bareNumbers && scanBareNumber(folded, start, end, sink)) {
+    if (
+      (scanSwitches.bareNumbers && scanBareNumber(folded, start, end, sink)) ||
+      (scanSwitches.compoundWords && scanCompoundWord(folded, start, end, sink))
+    ) {
       i = end;
       continue;
     }

@@ -54,7 +54,7 @@ Deno.test("amountTokens() reads a bare number as the amount expression's body wo
   assert.deepEqual(amountTokens("$5"), [`cur:${SYMBOLS.$}`, "num:5"]);
 });
 
-Deno.test("scanText() reads bare numbers on the fast path exactly as the full grammar reads them", () => {
+Deno.test("scanText() reads bare numbers and compound words on the fast paths exactly as the full grammar does", () => {
   const pieces = [
     "2024",
     "4111",
@@ -100,21 +100,41 @@ Deno.test("scanText() reads bare numbers on the fast path exactly as the full gr
     "Zürich",
     "ＡＢＣ",
     "INV-2024-33",
+    "snake_case",
+    "a-",
+    "DE89-3704",
+    "de89",
+    "x1",
+    "ab12",
+    "USD-5",
+    "usd_5",
+    "INV-2024-33.",
+    "A-1)",
+    "b-2’",
+    "AB12CD",
+    "x-y.example",
+    "co-op",
+    "e-mail:",
+    "IT60X0542811101000000123456",
+    "it60-x054",
+    "DE89 3704 0044 0532 0130 00",
+    "GB82WEST12345698765432",
   ];
   const textArb = fc.array(fc.tuple(fc.constantFrom(...pieces), fc.constantFrom(" ", " ", "", "\t")), {
     maxLength: 8,
   }).map((parts) => parts.map(([piece, glue]) => piece + glue).join(""));
+  const charsArb = textOver("aAbBdDeEiItTuUsSxXzZ0123456789-_.,;:!?)(+$€%'’*@/ \t\n<|", 30);
   const read = (text: string) => ({ tokens: tokenize(text), entities: extractEntities(text) });
   fc.assert(
-    fc.property(textArb, (text) => {
+    fc.property(fc.oneof(textArb, charsArb), (text) => {
       const fast = read(text);
-      scanSwitches.bareNumbers = false;
+      scanSwitches.bareNumbers = scanSwitches.compoundWords = false;
       try {
         assert.deepEqual(fast, read(text), JSON.stringify(text));
       } finally {
-        scanSwitches.bareNumbers = true;
+        scanSwitches.bareNumbers = scanSwitches.compoundWords = true;
       }
     }),
-    { numRuns: 5000 },
+    { numRuns: 8000 },
   );
 });

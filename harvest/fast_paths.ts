@@ -1,0 +1,98 @@
+/**
+ * The scanner's fast paths for the commonest words that are not plain words.
+ * Each gives exactly the tokens the full grammar gives, and declines (returns
+ * `false`) whenever the full grammar could read the word differently; a
+ * property test checks both with the fast paths switched off.
+ *
+ * - A bare number (`2024`, `1234,56`, `3.5`), alone or followed by sentence
+ *   marks. Declined for a card (13 digits or more) and for a word that may join
+ *   the next one (`1,000 USD`, `4111 1111 …`): every bare number not followed
+ *   by marks, unless nothing follows or the next word starts with `a` to `z`.
+ * - A compound word of ASCII letters, digits, `-` and `_` that starts with a
+ *   letter but not with two letters and two digits (an IBAN's start):
+ *   `INV-2024-0042`, `snake_case`. No other typed value has that shape, so it
+ *   is its plain tokens (`inv`, `-`, `2024`, ...).
+ *
+ * @module
+ */
+import { bareNumberToken } from "./entity_grammar.ts";
+import { plainTokens, type TokenSink } from "./scan_links.ts";
+import { charKind } from "./word_window.ts";
+
+/** Numbers this long or longer may be cards: the full grammar reads them. */
+const CARD_MIN_DIGITS = 13;
+
+/**
+ * Scan the word `text[start, end)` if it is a bare number that joins nothing; returns whether it did. The word
+ * must be a whole word of folded text (from a word start to whitespace, a markup character or the end).
+ */
+export function scanBareNumber(text: string, start: number, end: number, sink: TokenSink): boolean {
+  let i = start;
+  while (i < end && isDigit(text.charCodeAt(i))) i++;
+  if (i === start) return false;
+  const mark = text.charCodeAt(i);
+  if (i + 1 < end && (mark === 46 || mark === 44) && isDigit(text.charCodeAt(i + 1))) {
+    i += 2;
+    while (i < end && isDigit(text.charCodeAt(i))) i++;
+  }
+  const coreEnd = i;
+  if (coreEnd - start >= CARD_MIN_DIGITS) return false;
+  while (i < end && isQuickCloser(text.charCodeAt(i))) i++;
+  if (i !== end) return false;
+  if (coreEnd === end && !nextWordCannotJoin(text, end)) return false;
+  const core = text.slice(start, coreEnd);
+  sink(bareNumberToken(core), core);
+  for (let j = coreEnd; j < end; j++) sink(text[j]);
+  return true;
+}
+
+/**
+ * Scan the word `text[start, end)` if it is a compound word (see the module doc) with at least one character that
+ * is not a letter, followed by nothing but sentence marks; returns whether it did.
+ */
+export function scanCompoundWord(text: string, start: number, end: number, sink: TokenSink): boolean {
+  if (!isAsciiLetter(text.charCodeAt(start)) || startsLikeIban(text, start, end)) return false;
+  let i = start + 1;
+  let compound = false;
+  for (; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (isAsciiLetter(code)) continue;
+    if (!isDigit(code) && code !== 45 && code !== 95) break;
+    compound = true;
+  }
+  const coreEnd = i;
+  if (!compound) return false;
+  while (i < end && isQuickCloser(text.charCodeAt(i))) i++;
+  if (i !== end) return false;
+  plainTokens(text.slice(start, coreEnd).toLowerCase(), sink);
+  for (let j = coreEnd; j < end; j++) sink(text[j]);
+  return true;
+}
+
+/** Two letters and two digits, as an IBAN (compact, or the first group of a grouped one) starts. */
+function startsLikeIban(text: string, start: number, end: number): boolean {
+  return end - start >= 4 && isAsciiLetter(text.charCodeAt(start + 1)) && isDigit(text.charCodeAt(start + 2)) &&
+    isDigit(text.charCodeAt(start + 3));
+}
+
+function isAsciiLetter(code: number): boolean {
+  return (code | 32) >= 97 && (code | 32) <= 122;
+}
+
+/** Whether no word follows `from`, or the next word starts with `a` to `z` (no currency code, card group or unit). */
+function nextWordCannotJoin(text: string, from: number): boolean {
+  let next = from;
+  while (next < text.length && charKind(text.charCodeAt(next)) === 1) next++;
+  if (next === text.length) return true;
+  const code = text.charCodeAt(next);
+  return code >= 97 && code <= 122;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+/** One of `.,;:!?)`, the marks that may follow a plain word or a bare number, by code. */
+export function isQuickCloser(code: number): boolean {
+  return code === 46 || code === 44 || code === 59 || code === 58 || code === 33 || code === 63 || code === 41;
+}

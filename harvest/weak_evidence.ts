@@ -31,6 +31,22 @@ const COMMON = new Set(
  * ```
  */
 export function weakEvidence(value: string): string | undefined {
+  // Agents pass the same values again and again (a recipient, an account): remember the last answers.
+  if (value.length > REMEMBERED_LENGTH) return readWeakness(value);
+  const known = REMEMBERED.get(value);
+  if (known !== undefined) return known ?? undefined;
+  const weakness = readWeakness(value);
+  if (REMEMBERED.size >= REMEMBERED_COUNT) REMEMBERED.clear();
+  REMEMBERED.set(value, weakness ?? null);
+  return weakness;
+}
+
+/** Values up to this many characters have their answer remembered; at most REMEMBERED_COUNT of them. */
+const REMEMBERED_LENGTH = 256;
+const REMEMBERED_COUNT = 256;
+const REMEMBERED = new Map<string, string | null>();
+
+function readWeakness(value: string): string | undefined {
   const folded = normalizeText(value).trim();
   if (folded.replace(/\s+/g, "").length <= 2) return "at most two characters";
   const entity = canonicalEntity(value);

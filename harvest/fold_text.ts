@@ -6,45 +6,37 @@
  */
 
 const INVISIBLE = /\p{Cf}/gu;
-const NON_ASCII = /[\u0080-\uffff]/;
+/**
+ * A character that may change under folding: anything outside ASCII and the Latin-1 letters (U+00C0 to U+00FF).
+ * Those letters are their own fold (every one is NFKC-stable, none is a format character, and none composes with
+ * ASCII or with another), so `Zürich` or `café` costs no normalisation; a word is folded whole when it has any
+ * other character outside ASCII.
+ */
+const NEEDS_FOLD = /[^\u0000-\u007f\u00c0-\u00ff]/;
 const FULL_STOPS = /[\u3002\uff61]/g;
 
 /**
  * Fold text the way pab compares it, keeping case: invisible format characters
  * dropped (before and after NFKC, so they cannot block composition), NFKC, and
  * ideographic full stops as dots. Only the words that have a character outside
- * ASCII are folded (ASCII is its own NFKC form), so plain English text costs
- * one regular-expression pass.
+ * ASCII and the Latin-1 letters are folded (see NEEDS_FOLD), so plain English,
+ * French or German text costs one regular-expression pass.
  */
 export function foldText(text: string): string {
-  if (!NON_ASCII.test(text)) return text;
+  if (!NEEDS_FOLD.test(text)) return text;
   let folded = "";
   let done = 0;
-  const pattern = new RegExp(NON_ASCII.source, "g");
+  const pattern = new RegExp(NEEDS_FOLD.source, "g");
   for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
     let start = match.index;
     while (start > done && !isSpace(text.charCodeAt(start - 1))) start--;
     let end = match.index + 1;
     while (end < text.length && !isSpace(text.charCodeAt(end))) end++;
     pattern.lastIndex = end;
-    if (isLatinLetters(text, start, end)) continue;
     folded += text.slice(done, start) + foldWord(text.slice(start, end));
     done = end;
   }
   return done === 0 ? text : folded + text.slice(done);
-}
-
-/**
- * Whether `text[start, end)` is ASCII and Latin-1 letters (U+00C0 to U+00FF) only: such a word is its own fold
- * (every one of those letters is NFKC-stable, none is a format character, and none composes with ASCII or with
- * another), so `Zürich` or `café` costs no normalisation.
- */
-function isLatinLetters(text: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 0x80 && (code < 0xc0 || code > 0xff)) return false;
-  }
-  return true;
 }
 
 /**

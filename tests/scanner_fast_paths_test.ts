@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { amountTokens } from "../harvest/entity_grammar.ts";
 import { plainTokens } from "../harvest/scan_links.ts";
 import { scanSwitches } from "../harvest/_scan_switches.ts";
+import { foldText } from "../harvest/fold_text.ts";
 import { extractEntities, tokenize } from "../harvest/mod.ts";
 
 const TOKEN = /[\p{L}\p{M}\p{N}]+|[^\s\p{L}\p{M}\p{N}]/gu;
@@ -137,4 +138,22 @@ Deno.test("scanText() reads bare numbers and compound words on the fast paths ex
     }),
     { numRuns: 8000 },
   );
+});
+
+Deno.test("foldText() folds exactly the words that have a character outside ASCII, Latin-1 letters skipped as their own fold", () => {
+  const fold = (word: string) =>
+    word.replace(/\p{Cf}/gu, "").normalize("NFKC").replace(/\p{Cf}/gu, "").replace(/[\u3002\uff61]/g, ".");
+  // The definition: cut at whitespace (JavaScript's \s but U+FEFF), fold every word that has a character outside
+  // ASCII, and the whitespace (U+00A0 folds to a space: still whitespace).
+  const reference = (text: string) =>
+    text.split(/([^\S\ufeff]+)/).map((part, i) => i % 2 || /[^\x00-\x7f]/.test(part) ? fold(part) : part).join("");
+  const chars = [..."aeZ1 \n.@éüÇÿ×÷À\u0301\u0308\u00a0\u00adµ²ª¼ｅＡ\u200b\u3002ﬁßⅫ\ufeff\u2028х", "😀"];
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...chars), { maxLength: 16 }), (list) => {
+      const text = list.join("");
+      assert.equal(foldText(text), reference(text), JSON.stringify(text));
+    }),
+    { numRuns: 5000 },
+  );
+  for (let code = 0xc0; code <= 0xff; code++) assert.equal(fold(String.fromCharCode(code)), String.fromCharCode(code));
 });

@@ -12,7 +12,7 @@ const INVISIBLE = /\p{Cf}/gu;
  * ASCII or with another), so `Zürich` or `café` costs no normalisation; a word is folded whole when it has any
  * other character outside ASCII.
  */
-const NEEDS_FOLD = /[^\u0000-\u007f\u00c0-\u00ff]/;
+const NEEDS_FOLD = /[\u0080-\u00bf\u0100-\uffff]/;
 const FULL_STOPS = /[\u3002\uff61]/g;
 
 /**

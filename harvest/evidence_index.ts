@@ -98,18 +98,15 @@ export class EvidenceIndex {
   /** Index free text: any whole-token run inside it is evidence. `rank` (0 to 15) is the caller's, e.g. a trust rank. */
   addText(sourceId: number, text: string, rank = 0): void {
     this.#stream.startText(sourceId, checkRank(rank));
-    scanText(text, this.#pushToken, this.#pushPlain);
+    this.#scan(text);
   }
 
-  /** Append a token to the text started last (made once per index, not per text). */
-  readonly #pushToken = (token: string): void => {
-    this.#stream.push(this.#tokenIds.intern(token, TokenStream.MAX_TOKENS));
-  };
-
-  /** Append a plain word, read where it stands in the folded text. */
-  readonly #pushPlain = (folded: string, start: number, end: number, hash: number): void => {
-    this.#stream.push(this.#tokenIds.internLowerAscii(folded, start, end, hash, TokenStream.MAX_TOKENS));
-  };
+  /** Scan `text` into this index's stream, after the caller started a text. */
+  #scan(text: string): void {
+    writingTable = this.#tokenIds;
+    writingStream = this.#stream;
+    scanText(text, pushToken, pushPlain);
+  }
 
   /**
    * Index a structured value once, as free text: every object key and every
@@ -149,14 +146,14 @@ export class EvidenceIndex {
    */
   #addLeaf(sourceId: number, text: string, rank: number): void {
     this.#stream.startText(sourceId, rank);
-    if (text.length > SHORT_LEAF) return scanText(text, this.#pushToken, this.#pushPlain);
+    if (text.length > SHORT_LEAF) return this.#scan(text);
     const known = this.#shortLeaves.get(text);
     if (known !== undefined) {
       for (let i = 0; i < known.length; i++) this.#stream.push(known[i]);
       return;
     }
     const start = this.#stream.length;
-    scanText(text, this.#pushToken, this.#pushPlain);
+    this.#scan(text);
     if (this.#shortLeaves.size >= SHORT_LEAVES_KEPT) this.#shortLeaves.clear();
     this.#shortLeaves.set(text, this.#stream.tokensFrom(start));
   }
@@ -267,6 +264,21 @@ export class EvidenceIndex {
     for (let i = 0; i < words.length; i++) ids[i] = this.#tokenIds.intern(words[i], TokenStream.MAX_TOKENS);
     return ids;
   }
+}
+
+/**
+ * Where the two sinks below write: set by `#scan` before each scan (scans never nest). Every index shares the same
+ * two functions, so the scanner's calls to them stay monomorphic however many indexes a process makes.
+ */
+let writingTable: TokenTable;
+let writingStream: TokenStream;
+
+function pushToken(token: string): void {
+  writingStream.push(writingTable.intern(token, TokenStream.MAX_TOKENS));
+}
+
+function pushPlain(folded: string, start: number, end: number, hash: number): void {
+  writingStream.push(writingTable.internLowerAscii(folded, start, end, hash, TokenStream.MAX_TOKENS));
 }
 
 function checkRank(rank: number): number {

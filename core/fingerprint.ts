@@ -26,6 +26,23 @@ export function fingerprintCall(tool: string, args: unknown): string {
 }
 
 /**
+ * The same fingerprint as {@linkcode fingerprintCall}, from the canonical JSON
+ * of the arguments when it is already at hand (see `canonicalCopy`): the text
+ * hashed is `{"args":<argsJson>,"tool":<tool as JSON>}`, which is what
+ * `canonicalJson({ tool, args })` writes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fingerprintCall, fingerprintCanonical } from "./fingerprint.ts";
+ * assert.equal(fingerprintCanonical("send_email", '{"to":"a@corp.example"}'), fingerprintCall("send_email", { to: "a@corp.example" }));
+ * ```
+ */
+export function fingerprintCanonical(tool: string, argsJson: string): string {
+  return sha256Hex(`{"args":${argsJson},"tool":${JSON.stringify(tool)}}`);
+}
+
+/**
  * The sha256 (hex) of a text's UTF-8 bytes.
  *
  * @example
@@ -36,5 +53,7 @@ export function fingerprintCall(tool: string, args: unknown): string {
  * ```
  */
 export function sha256Hex(text: string): string {
+  // @noble/hashes, not an own sha256: for the ~100-byte texts of a call, the compression rounds are most of the cost
+  // and an own implementation measured only ~1.3x faster (about 0.6 us per call), not worth a second hash to audit.
   return bytesToHex(sha256(new TextEncoder().encode(text)));
 }

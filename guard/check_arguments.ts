@@ -55,10 +55,10 @@ export function checkArguments(
   found: Findings,
 ): void {
   for (const [arg, { rule, byDefault }] of appliedRules(state.policy, spec, call)) {
-    const allowed = new Set(rule.allow.map((value) => tokenize(value).join(" ")));
+    const allowed = allowedTexts(rule);
     for (const leaf of argumentValues(call.args, arg, found.notes)) {
       if (!leaf.text.trim()) continue;
-      if (allowed.has(tokenize(leaf.text).join(" "))) {
+      if (allowed.size && allowed.has(tokenize(leaf.text).join(" "))) {
         found.evidence.push({ argument: leaf.path, value: leaf.text, sources: [] });
         continue;
       }
@@ -66,6 +66,20 @@ export function checkArguments(
       checkValue(state, rule, leaf, found);
     }
   }
+}
+
+/** Allow lists as token texts, made once per list (a compiled policy's lists are frozen). */
+const ALLOWED_TEXTS = new WeakMap<readonly string[], ReadonlySet<string>>();
+const NOTHING_ALLOWED: ReadonlySet<string> = new Set();
+
+function allowedTexts(rule: ArgRule): ReadonlySet<string> {
+  if (!rule.allow.length) return NOTHING_ALLOWED;
+  let texts = ALLOWED_TEXTS.get(rule.allow);
+  if (!texts) {
+    texts = new Set(rule.allow.map((value) => tokenize(value).join(" ")));
+    if (Object.isFrozen(rule.allow)) ALLOWED_TEXTS.set(rule.allow, texts);
+  }
+  return texts;
 }
 
 function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Findings): void {
@@ -81,8 +95,9 @@ function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Finding
     });
     return;
   }
-  const sources = state.evidence(leaf.text);
-  const vouching = sources.filter((source) => trustRank(source.trust) >= trustRank(rule.require!));
+  // Asked for vouching sources first: the index stops at the rule's trust, and a vouched value needs no other names.
+  const level = trustRank(rule.require);
+  const vouching = state.evidence(leaf.text, rule.require).filter((source) => trustRank(source.trust) >= level);
   if (vouching.length) {
     found.evidence.push({ argument: leaf.path, value: leaf.text, sources: uniqueNames(vouching) });
     const weakness = weakEvidence(leaf.text);
@@ -95,6 +110,7 @@ function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Finding
     }
     return;
   }
+  const sources = state.evidence(leaf.text);
   found.gaps.push(provenanceGap(state, rule.onViolation, leaf.path, leaf.text, sources, shown));
 }
 

@@ -200,7 +200,8 @@ export class Guard {
     if (reserved.status !== "reserved") return reserved;
     let value: unknown;
     try {
-      value = await run({ ...call.args });
+      // The tool gets its own mutable copy: the call's arguments are frozen, and stay as they were decided.
+      value = await run(structuredClone(call.args) as Record<string, unknown>);
     } catch (error) {
       await this.complete(reserved.reservation, { error: errorText(error) });
       throw error;

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type Cast, Ledger, MemoryEffectStore } from "../core/mod.ts";
+import { type Cast, Ledger, MemoryEffectStore, trustRank } from "../core/mod.ts";
 import type { EffectPlan } from "./effect_plan.ts";
 import type { CastFunction, GuardOptions, Reservation, ToolFunction } from "./guard_options.ts";
 import type { JudgeState } from "./judge.ts";
@@ -79,7 +79,7 @@ export function judgeState(session: Session, branch: Branch): JudgeState {
     label: branch.label,
     tainters: branch.tainters,
     effects: session.ledger.store.committed(),
-    evidence: (value) => namedSources(branch, session, value),
+    evidence: (value, atLeast) => namedSources(branch, session, value, atLeast === undefined ? 0 : trustRank(atLeast)),
   };
 }
 
@@ -89,9 +89,14 @@ export function judgeState(session: Session, branch: Branch): JudgeState {
  */
 const NAMED_SOURCES = 8;
 
-function namedSources(branch: Branch, session: Session, value: string): Source[] {
+/**
+ * The first sources of a value, at most {@linkcode NAMED_SOURCES}, of trust rank `minRank` or more. Sources are indexed
+ * by trust rank, so asking with the rank a rule requires stops before walking the weaker ones: the vouching sources
+ * are a prefix of what the index yields, and an allowed value needs no other names.
+ */
+function namedSources(branch: Branch, session: Session, value: string, minRank: number): Source[] {
   const named: Source[] = [];
-  for (const id of branch.evidence.sources(value)) {
+  for (const id of branch.evidence.sources(value, minRank)) {
     named.push(session.sources[id]);
     if (named.length === NAMED_SOURCES) break;
   }

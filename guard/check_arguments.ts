@@ -95,9 +95,10 @@ function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Finding
     });
     return;
   }
-  // Asked for vouching sources first: the index stops at the rule's trust, and a vouched value needs no other names.
+  // One look-up: the sources of a vouched value are its vouching sources; those of any other, its first sources.
   const level = trustRank(rule.require);
-  const vouching = state.evidence(leaf.text, rule.require).filter((source) => trustRank(source.trust) >= level);
+  const sources = state.evidence(leaf.text, rule.require);
+  const vouching = sources.filter((source) => trustRank(source.trust) >= level);
   if (vouching.length) {
     found.evidence.push({ argument: leaf.path, value: leaf.text, sources: uniqueNames(vouching) });
     const weakness = weakEvidence(leaf.text);
@@ -110,7 +111,6 @@ function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Finding
     }
     return;
   }
-  const sources = state.evidence(leaf.text);
   found.gaps.push(provenanceGap(state, rule.onViolation, leaf.path, leaf.text, sources, shown));
 }
 

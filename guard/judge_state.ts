@@ -23,8 +23,8 @@ export interface JudgeState {
   /** Effect keys committed to the ledger. */
   readonly effects: ReadonlySet<string>;
   /**
-   * The sources that contain a value (the guard names at most a few, strongest trust first). With `atLeast`, it may
-   * name only sources at least that trusted: Gate 1 asks that first, as a vouched value needs no other names.
+   * The sources that contain a value (the guard names at most a few). With `atLeast`, when some source at least that
+   * trusted contains the value, it may name only those: a vouched value needs no other names.
    */
   readonly evidence: (value: string, atLeast?: Trust) => readonly Source[];
 }

@@ -90,14 +90,20 @@ export function judgeState(session: Session, branch: Branch): JudgeState {
 const NAMED_SOURCES = 8;
 
 /**
- * The first sources of a value, at most {@linkcode NAMED_SOURCES}, of trust rank `minRank` or more. Sources are indexed
- * by trust rank, so asking with the rank a rule requires stops before walking the weaker ones: the vouching sources
- * are a prefix of what the index yields, and an allowed value needs no other names.
+ * The first sources of a value, at most {@linkcode NAMED_SOURCES}, in the order they were read. The index yields them
+ * strongest trust first (sources are indexed by trust rank), so the sources at least `minRank` trusted come first:
+ * once one of them was found, the walk stops at the first weaker source. A vouched value is named by its vouching
+ * sources alone (all a decision shows for it), without walking the untrusted sources it recurs in; a value nobody
+ * vouches for is named by its first sources of any trust, in one walk.
  */
 function namedSources(branch: Branch, session: Session, value: string, minRank: number): Source[] {
   const named: Source[] = [];
-  for (const id of branch.evidence.sources(value, minRank)) {
-    named.push(session.sources[id]);
+  let vouched = false;
+  for (const id of branch.evidence.sources(value)) {
+    const source = session.sources[id];
+    if (trustRank(source.trust) >= minRank) vouched = true;
+    else if (vouched) break;
+    named.push(source);
     if (named.length === NAMED_SOURCES) break;
   }
   // Named in the order they were read, whatever order the index found them in.

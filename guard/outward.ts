@@ -57,8 +57,19 @@ const DESTINATION_WORDS: ReadonlySet<string> = new Set([
  * ```
  */
 export function isDestinationName(name: string): boolean {
+  // Most argument names are one lowercase word (`to`, `body`): that word is the last.
+  if (isLowercaseWord(name)) return DESTINATION_WORDS.has(name);
   const words = name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[_\-\s]+/).filter(Boolean);
   return words.length > 0 && DESTINATION_WORDS.has(words[words.length - 1]);
+}
+
+function isLowercaseWord(name: string): boolean {
+  if (!name.length) return false;
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    if (code < 97 || code > 122) return false;
+  }
+  return true;
 }
 
 /**

@@ -14,7 +14,6 @@
  *
  * @module
  */
-import { canonicalJson } from "../core/mod.ts";
 import type { Gap, GapCode } from "./gap.ts";
 import type { Recovery, RecoveryStep } from "./decision.ts";
 import { judge, type Judgement, type JudgeState } from "./judge.ts";
@@ -233,6 +232,8 @@ export function fillTemplate(template: unknown, args: Readonly<Record<string, un
   return template;
 }
 
+/** What tells two planner states apart: the label (its lists are sorted) and the committed effects. */
 function stateKey(state: JudgeState): string {
-  return canonicalJson({ label: state.label, effects: [...state.effects].sort() });
+  const { known, unknown } = state.label;
+  return JSON.stringify([known.readers, known.trust, unknown, [...state.effects].sort()]);
 }

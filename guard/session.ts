@@ -6,6 +6,7 @@
  */
 import { type Cast, Ledger, MemoryEffectStore, trustRank } from "../core/mod.ts";
 import type { EffectPlan } from "./effect_plan.ts";
+import { firstSources } from "./first_sources.ts";
 import type { CastFunction, GuardOptions, Reservation, ToolFunction } from "./guard_options.ts";
 import type { JudgeState } from "./judge.ts";
 import type { Branch } from "./branch.ts";
@@ -89,25 +90,11 @@ export function judgeState(session: Session, branch: Branch): JudgeState {
  */
 const NAMED_SOURCES = 8;
 
-/**
- * The first sources of a value, at most {@linkcode NAMED_SOURCES}, in the order they were read. The index yields them
- * strongest trust first (sources are indexed by trust rank), so the sources at least `minRank` trusted come first:
- * once one of them was found, the walk stops at the first weaker source. A vouched value is named by its vouching
- * sources alone (all a decision shows for it), without walking the untrusted sources it recurs in; a value nobody
- * vouches for is named by its first sources of any trust, in one walk.
- */
+/** The named sources of a value (see {@linkcode firstSources}), in the order they were read. */
 function namedSources(branch: Branch, session: Session, value: string, minRank: number): Source[] {
-  const named: Source[] = [];
-  let vouched = false;
-  for (const id of branch.evidence.sources(value)) {
-    const source = session.sources[id];
-    if (trustRank(source.trust) >= minRank) vouched = true;
-    else if (vouched) break;
-    named.push(source);
-    if (named.length === NAMED_SOURCES) break;
-  }
-  // Named in the order they were read, whatever order the index found them in.
-  return named.sort((a, b) => a.id - b.id);
+  const rankOf = (id: number) => trustRank(session.sources[id].trust);
+  return firstSources(branch.evidence, value, minRank, NAMED_SOURCES, rankOf).sort((a, b) => a - b)
+    .map((id) => session.sources[id]);
 }
 
 function bindApprovers(policy: Policy, rules: Readonly<Record<string, ApproverRule>>): Record<string, PlannerApprover> {

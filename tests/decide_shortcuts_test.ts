@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { type Label, makeLabel, meet, meetPartial, type PartialLabel, TRUST_LEVELS } from "../core/mod.ts";
 import { isDestinationName } from "../guard/mod.ts";
+import { firstSources } from "../guard/first_sources.ts";
+import { EvidenceIndex } from "../harvest/mod.ts";
 
 const DESTINATION_WORDS = new Set([
   "to",
@@ -95,4 +97,61 @@ Deno.test("meet() of labels that are not frozen is computed afresh each time", (
   assert.deepEqual(meet(open, staff).readers, ["hr", "staff"]);
   readers.pop();
   assert.deepEqual(meet(open, staff).readers, ["hr"]);
+});
+
+/** Gate 1's named sources as they were: the index's generator, up to `limit`, stopping below a vouching rank. */
+function firstSourcesByGenerator(
+  index: EvidenceIndex,
+  value: string,
+  minRank: number,
+  limit: number,
+  rankOf: (source: number) => number,
+): number[] {
+  const named: number[] = [];
+  let vouched = false;
+  for (const id of index.sources(value)) {
+    if (rankOf(id) >= minRank) vouched = true;
+    else if (vouched) break;
+    named.push(id);
+    if (named.length === limit) break;
+  }
+  return named;
+}
+
+Deno.test("firstSources() names the sources the index's generator yields, in its order, for any index and value", () => {
+  const WORDS = ["dana@corp.example", "eve@x.example", "pay", "120", "bob"];
+  const source = fc.record({
+    rank: fc.constantFrom(0, 0, 1, 2, 5),
+    text: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 }).map((words) => words.join(" ")),
+    fields: fc.boolean(),
+  });
+  fc.assert(
+    fc.property(
+      fc.array(source, { maxLength: 30 }),
+      fc.array(source, { maxLength: 10 }),
+      fc.constantFrom(...WORDS, "dana@corp.example pay", "120 bob", "nobody"),
+      fc.constantFrom(0, 1, 2, 3),
+      fc.integer({ min: 1, max: 8 }),
+      (sources, childSources, value, minRank, limit) => {
+        const parent = new EvidenceIndex();
+        const ranks: number[] = [];
+        const add = (index: EvidenceIndex, { rank, text, fields }: { rank: number; text: string; fields: boolean }) => {
+          const id = ranks.push(rank) - 1;
+          if (fields) index.addFields(id, text.split(" "), rank);
+          else index.addText(id, text, rank);
+        };
+        sources.forEach((item) => add(parent, item));
+        const child = parent.fork();
+        childSources.forEach((item) => add(child, item));
+        const rankOf = (id: number) => ranks[id];
+        for (const index of [parent, child]) {
+          assert.deepEqual(
+            firstSources(index, value, minRank, limit, rankOf),
+            firstSourcesByGenerator(index, value, minRank, limit, rankOf),
+          );
+        }
+      },
+    ),
+    { numRuns: 2000 },
+  );
 });

@@ -13,7 +13,7 @@ export interface ToolCall {
   readonly args: Readonly<Record<string, unknown>>;
   /** sha256 of the canonical JSON of `{tool, args}`; empty when the arguments cannot be fingerprinted. */
   readonly fingerprint: string;
-  /** Why the arguments cannot be fingerprinted (such a call is always blocked with a `guard-error`). */
+  /** Why the arguments cannot be copied, fingerprinted or handed to the tool (such a call is always blocked with a `guard-error`). */
   readonly problem?: string;
 }
 

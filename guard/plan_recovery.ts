@@ -74,7 +74,8 @@ export function planRecovery(context: PlanContext, call: ToolCall, first?: Judge
   const queue: Array<{ state: JudgeState; steps: RecoveryStep[]; report?: Judgement }> = [
     { state: start, steps: [], report },
   ];
-  const seen = new Set([stateKey(start)]);
+  // Made when a prerequisite is first explored: most blocked calls have none.
+  let seen: Set<string> | undefined;
   for (let head = 0; head < queue.length; head++) {
     const { state, steps } = queue[head];
     const found = queue[head].report ?? judge(state, call);
@@ -96,6 +97,7 @@ export function planRecovery(context: PlanContext, call: ToolCall, first?: Judge
         label: prerequisite.future,
         effects: new Set([...state.effects, ...writes]),
       };
+      seen ??= new Set([stateKey(start)]);
       const key = stateKey(next);
       if (seen.has(key)) continue;
       seen.add(key);

@@ -83,13 +83,13 @@ function allowedTexts(rule: ArgRule): ReadonlySet<string> {
 }
 
 function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Findings): void {
-  const shown = `${leaf.path}=${quoteValue(leaf.text)}`;
   if (!rule.require && !rule.allow.length) return;
+  const shown = () => `${leaf.path}=${quoteValue(leaf.text)}`;
   if (!rule.require) {
     found.gaps.push({
       code: "not-allowed",
       severity: rule.onViolation,
-      message: `${shown} is not in the allow list`,
+      message: `${shown()} is not in the allow list`,
       argument: leaf.path,
       value: leaf.text,
     });
@@ -105,13 +105,13 @@ function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Finding
     if (weakness) {
       found.notes.push({
         code: "weak-evidence",
-        message: `${shown} matched ${rule.require} input from ${names(vouching)}, but it is weak evidence ` +
+        message: `${shown()} matched ${rule.require} input from ${names(vouching)}, but it is weak evidence ` +
           `(${weakness}); protect ${leaf.path} with an allow list or on_tainted`,
       });
     }
     return;
   }
-  found.gaps.push(provenanceGap(state, rule.onViolation, leaf.path, leaf.text, sources, shown));
+  found.gaps.push(provenanceGap(state, rule.onViolation, leaf.path, leaf.text, sources, shown()));
 }
 
 function checkEmbedded(state: JudgeState, rule: ArgRule, leaf: Leaf, byDefault: boolean, gaps: Gap[]): void {

@@ -20,8 +20,9 @@ export interface ToolCall {
 /**
  * Make the call value once. Throws `TypeError` for a tool name that is not a
  * non-empty string or arguments that are not an object (programmer mistakes);
- * arguments that cannot be copied or fingerprinted give a call with a
- * `problem` (and, when they cannot be copied, no arguments), which Gate 1 blocks.
+ * arguments that are not plain data (see `canonicalCopy`: a function, a
+ * symbol, a `Date` or class instance, a cycle, a getter that throws, nesting
+ * too deep) give a call with a `problem` and no arguments, which Gate 1 blocks.
  *
  * @example
  * ```ts
@@ -31,7 +32,9 @@ export interface ToolCall {
  * const call = makeToolCall("send_email", args);
  * args.to = "eve@attacker.example";
  * assert.equal(call.args.to, "alice@corp.example");
+ * assert.equal(Object.isFrozen(call.args), true);
  * assert.equal(call.fingerprint.length, 64);
+ * assert.match(makeToolCall("send_email", { when: new Date(0) }).problem ?? "", /^Cannot serialise a Date object/);
  * ```
  */
 export function makeToolCall(tool: unknown, args: unknown): ToolCall {
@@ -57,8 +60,8 @@ export function makeToolCall(tool: unknown, args: unknown): ToolCall {
     return Object.freeze({ tool, args: {}, fingerprint: "", problem });
   }
   const copy = copied.value as Readonly<Record<string, unknown>>;
-  // The fingerprint is computed now, not on demand: a decision is plain JSON that carries it, and almost every call
-  // is decided (sha256 of ~100 bytes costs about 2 us; the copy and the checks cost more).
+  // The fingerprint is computed now, not on demand: a decision is plain JSON that carries it, every decided call
+  // needs it, and with the preallocated sha256 of core/sha256.ts it costs about 1 us for a ~130-byte call.
   try {
     return Object.freeze({ tool, args: copy, fingerprint: fingerprintCanonical(tool, copied.json) });
   } catch (error) {

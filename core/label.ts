@@ -48,9 +48,22 @@ export function makeLabel(readers: Iterable<string>, trust: Trust): Label {
  * ```
  */
 export function meet(a: Label, b: Label): Label {
+  // A running label meets the same few labels on every call: frozen labels cannot change, so their meet is kept.
+  const frozen = Object.isFrozen(a) && Object.isFrozen(b) && Object.isFrozen(a.readers) && Object.isFrozen(b.readers);
+  const known = frozen ? MEETS.get(a)?.get(b) : undefined;
+  if (known) return known;
   const other = new Set(b.readers);
-  return makeLabel(a.readers.filter((reader) => other.has(reader)), lowerTrust(a.trust, b.trust));
+  const label = makeLabel(a.readers.filter((reader) => other.has(reader)), lowerTrust(a.trust, b.trust));
+  if (frozen) {
+    let row = MEETS.get(a);
+    if (!row) MEETS.set(a, row = new WeakMap());
+    row.set(b, label);
+  }
+  return label;
 }
+
+/** Meets of frozen labels already made, by their two labels (held weakly: a label no longer used is forgotten). */
+const MEETS = new WeakMap<Label, WeakMap<Label, Label>>();
 
 /**
  * Whether `a` is at least as strict as `b`: no reader `b` lacks, and no more trust.

@@ -29,6 +29,7 @@ export {
 export { Ledger, type LedgerEvent, type LedgerEventKind } from "./ledger.ts";
 export { type EffectStore, MemoryEffectStore } from "./effect_store.ts";
 export { canonicalJson } from "./canonical_json.ts";
+export { type CanonicalCopy, canonicalCopy, COPY_DEPTH_LIMIT, COPY_LENGTH_LIMIT } from "./canonical_copy.ts";
 export { closestWord } from "./closest_word.ts";
-export { fingerprintCall, sha256Hex } from "./fingerprint.ts";
+export { fingerprintCall, fingerprintCanonical, sha256Hex } from "./fingerprint.ts";
 export { type ErrorCode, PabError } from "./errors.ts";

@@ -36,10 +36,22 @@ export function knownLabel(label: Label): PartialLabel {
  * ```
  */
 export function meetPartial(a: PartialLabel, b: PartialLabel): PartialLabel {
-  return Object.freeze({
-    known: meet(a.known, b.known),
-    unknown: Object.freeze([...new Set([...a.unknown, ...b.unknown])].sort()),
-  });
+  const known = meet(a.known, b.known);
+  // When one side adds no unknown source, the other's frozen, sorted list is already the join.
+  const unknown = !b.unknown.length && isSortedFrozen(a.unknown)
+    ? a.unknown
+    : !a.unknown.length && isSortedFrozen(b.unknown)
+    ? b.unknown
+    : Object.freeze([...new Set([...a.unknown, ...b.unknown])].sort());
+  if (known === a.known && unknown === a.unknown && Object.isFrozen(a)) return a;
+  return Object.freeze({ known, unknown });
+}
+
+/** Whether a list of names is frozen, sorted and free of repeats (as `sort()` orders strings). */
+function isSortedFrozen(names: readonly string[]): boolean {
+  if (!Object.isFrozen(names)) return false;
+  for (let i = 1; i < names.length; i++) if (!(names[i - 1] < names[i])) return false;
+  return true;
 }
 
 /** A registered labeller for one unlabelled tool, with the most generous label it may give. */

@@ -55,10 +55,10 @@ export function checkArguments(
   found: Findings,
 ): void {
   for (const [arg, { rule, byDefault }] of appliedRules(state.policy, spec, call)) {
-    const allowed = new Set(rule.allow.map((value) => tokenize(value).join(" ")));
+    const allowed = allowedTexts(rule);
     for (const leaf of argumentValues(call.args, arg, found.notes)) {
       if (!leaf.text.trim()) continue;
-      if (allowed.has(tokenize(leaf.text).join(" "))) {
+      if (allowed.size && allowed.has(tokenize(leaf.text).join(" "))) {
         found.evidence.push({ argument: leaf.path, value: leaf.text, sources: [] });
         continue;
       }
@@ -68,34 +68,50 @@ export function checkArguments(
   }
 }
 
+/** Allow lists as token texts, made once per list (a compiled policy's lists are frozen). */
+const ALLOWED_TEXTS = new WeakMap<readonly string[], ReadonlySet<string>>();
+const NOTHING_ALLOWED: ReadonlySet<string> = new Set();
+
+function allowedTexts(rule: ArgRule): ReadonlySet<string> {
+  if (!rule.allow.length) return NOTHING_ALLOWED;
+  let texts = ALLOWED_TEXTS.get(rule.allow);
+  if (!texts) {
+    texts = new Set(rule.allow.map((value) => tokenize(value).join(" ")));
+    if (Object.isFrozen(rule.allow)) ALLOWED_TEXTS.set(rule.allow, texts);
+  }
+  return texts;
+}
+
 function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Findings): void {
-  const shown = `${leaf.path}=${quoteValue(leaf.text)}`;
   if (!rule.require && !rule.allow.length) return;
+  const shown = () => `${leaf.path}=${quoteValue(leaf.text)}`;
   if (!rule.require) {
     found.gaps.push({
       code: "not-allowed",
       severity: rule.onViolation,
-      message: `${shown} is not in the allow list`,
+      message: `${shown()} is not in the allow list`,
       argument: leaf.path,
       value: leaf.text,
     });
     return;
   }
-  const sources = state.evidence(leaf.text);
-  const vouching = sources.filter((source) => trustRank(source.trust) >= trustRank(rule.require!));
+  // One look-up: the sources of a vouched value are its vouching sources; those of any other, its first sources.
+  const level = trustRank(rule.require);
+  const sources = state.evidence(leaf.text, rule.require);
+  const vouching = sources.filter((source) => trustRank(source.trust) >= level);
   if (vouching.length) {
     found.evidence.push({ argument: leaf.path, value: leaf.text, sources: uniqueNames(vouching) });
     const weakness = weakEvidence(leaf.text);
     if (weakness) {
       found.notes.push({
         code: "weak-evidence",
-        message: `${shown} matched ${rule.require} input from ${names(vouching)}, but it is weak evidence ` +
+        message: `${shown()} matched ${rule.require} input from ${names(vouching)}, but it is weak evidence ` +
           `(${weakness}); protect ${leaf.path} with an allow list or on_tainted`,
       });
     }
     return;
   }
-  found.gaps.push(provenanceGap(state, rule.onViolation, leaf.path, leaf.text, sources, shown));
+  found.gaps.push(provenanceGap(state, rule.onViolation, leaf.path, leaf.text, sources, shown()));
 }
 
 function checkEmbedded(state: JudgeState, rule: ArgRule, leaf: Leaf, byDefault: boolean, gaps: Gap[]): void {

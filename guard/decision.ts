@@ -89,11 +89,20 @@ export interface Decision {
  * ```
  */
 export function makeDecision(data: Omit<Decision, "outcome">): Decision {
-  const outcome: Outcome = data.gaps.some((gap) => gap.severity === "block")
-    ? "block"
-    : data.gaps.length
-    ? "confirm"
-    : "allow";
-  const { recovery, ...rest } = data;
-  return Object.freeze({ ...rest, outcome, ...(recovery ? { recovery } : {}) });
+  let outcome: Outcome = "allow";
+  for (const gap of data.gaps) {
+    outcome = "confirm";
+    if (gap.severity === "block") {
+      outcome = "block";
+      break;
+    }
+  }
+  // The fields in the order given (an `outcome` given keeps its place), then `outcome`, then `recovery` when there is
+  // one: a copy field by field, as an object rest pattern is slow in V8.
+  const decision: Record<string, unknown> = {};
+  const given = data as Readonly<Record<string, unknown>>;
+  for (const key of Object.keys(given)) if (key !== "recovery") decision[key] = given[key];
+  decision.outcome = outcome;
+  if (data.recovery) decision.recovery = data.recovery;
+  return Object.freeze(decision) as unknown as Decision;
 }

@@ -192,15 +192,23 @@ export class Guard {
     args: Readonly<Record<string, unknown>>,
     options: ProposeOptions = {},
   ): Promise<ProposeResult> {
-    const call = makeToolCall(tool, args);
+    let call = makeToolCall(tool, args);
     this.#branch.assertOpen();
     const run = options.run ?? this.#session.tools.get(tool);
     if (!run) throw new TypeError(`Cannot run ${tool}: pass options.run or register it with guard.protect()`);
+    // The tool runs on a mutable copy of its own: the call's arguments are frozen and stay as they were decided. A
+    // copy that cannot be made (an engine without structuredClone) blocks the call, as any failure of the guard does.
+    let copy: Record<string, unknown> = {};
+    try {
+      copy = structuredClone(call.args) as Record<string, unknown>;
+    } catch (error) {
+      call = Object.freeze({ ...call, problem: call.problem ?? `Cannot copy the arguments: ${errorText(error)}` });
+    }
     const reserved = await reserveCall(this.#session, this.#branch, call, options);
     if (reserved.status !== "reserved") return reserved;
     let value: unknown;
     try {
-      value = await run({ ...call.args });
+      value = await run(copy);
     } catch (error) {
       await this.complete(reserved.reservation, { error: errorText(error) });
       throw error;

@@ -31,7 +31,7 @@ export function incomingLabel(policy: Policy, tool: string, args: Readonly<Recor
     });
     if (Object.hasOwn(catalogue.entries, key)) return knownLabel(catalogue.entries[key]);
   }
-  return { known: policy.top, unknown: [tool] };
+  return { known: policy.top, unknown: Object.freeze([tool]) };
 }
 
 /**

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Cast, PartialLabel } from "../core/mod.ts";
+import type { Cast, PartialLabel, Trust } from "../core/mod.ts";
 import type { Evidence, Gap, Note } from "./gap.ts";
 import type { Policy } from "./policy/mod.ts";
 import type { Source } from "./source.ts";
@@ -22,8 +22,11 @@ export interface JudgeState {
   readonly tainters: readonly string[];
   /** Effect keys committed to the ledger. */
   readonly effects: ReadonlySet<string>;
-  /** The sources that contain a value. */
-  readonly evidence: (value: string) => readonly Source[];
+  /**
+   * The sources that contain a value (the guard names at most a few). With `atLeast`, when some source at least that
+   * trusted contains the value, it may name only those: a vouched value needs no other names.
+   */
+  readonly evidence: (value: string, atLeast?: Trust) => readonly Source[];
 }
 
 /** Gate 1's full findings for one call. */

@@ -57,8 +57,19 @@ const DESTINATION_WORDS: ReadonlySet<string> = new Set([
  * ```
  */
 export function isDestinationName(name: string): boolean {
+  // Most argument names are one lowercase word (`to`, `body`): that word is the last.
+  if (isLowercaseWord(name)) return DESTINATION_WORDS.has(name);
   const words = name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[_\-\s]+/).filter(Boolean);
   return words.length > 0 && DESTINATION_WORDS.has(words[words.length - 1]);
+}
+
+function isLowercaseWord(name: string): boolean {
+  if (!name.length) return false;
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    if (code < 97 || code > 122) return false;
+  }
+  return true;
 }
 
 /**
@@ -83,7 +94,9 @@ export function isDestinationName(name: string): boolean {
 export function isOutward(spec: ToolPolicy | undefined, call: ToolCall): boolean {
   if (spec?.outward !== undefined) return spec.outward;
   if (spec?.recipients.some((recipient) => "arg" in recipient)) return true;
-  return [...Object.keys(call.args), ...Object.keys(spec?.args ?? {})].some(isDestinationName);
+  for (const arg of Object.keys(call.args)) if (isDestinationName(arg)) return true;
+  for (const arg of Object.keys(spec?.args ?? {})) if (isDestinationName(arg)) return true;
+  return false;
 }
 
 /** An argument rule as the checks apply it: the policy's, or the library default's. */
@@ -131,19 +144,30 @@ export function appliedRules(
 ): Map<string, AppliedRule> {
   // A Map, not an object: an argument named `__proto__` is an argument like any other.
   const applied = new Map<string, AppliedRule>();
-  for (const [arg, rule] of Object.entries(spec?.args ?? {})) applied.set(arg, { rule, byDefault: false });
+  const own = spec?.args ?? {};
+  for (const arg of Object.keys(own)) applied.set(arg, { rule: own[arg], byDefault: false });
   const level = policy.default.outwardEmbedded;
   if (level === "off" || !isOutward(spec, call)) return applied;
-  const contract = new Set(spec?.recipients.flatMap((recipient) => "arg" in recipient ? [recipient.arg] : []));
   for (const arg of Object.keys(call.args)) {
     // Not free text: who receives is for the readers check and the argument's own rule.
-    if (contract.has(arg) || isDestinationName(arg)) continue;
-    const own = applied.get(arg)?.rule;
-    if (own?.require || own?.embedded) continue;
-    applied.set(arg, {
-      rule: Object.freeze({ ...(own ?? { allow: [], onViolation: "confirm" as const }), embedded: level }),
-      byDefault: true,
-    });
+    if (isDestinationName(arg) || spec?.recipients.some((recipient) => "arg" in recipient && recipient.arg === arg)) {
+      continue;
+    }
+    const rule = applied.get(arg)?.rule;
+    if (rule?.require || rule?.embedded) continue;
+    applied.set(arg, { rule: withEmbedded(rule, level), byDefault: true });
   }
   return applied;
+}
+
+/** The library default's rules, made once per policy rule and level (rules are frozen parts of a compiled policy). */
+const DEFAULT_RULES = new WeakMap<ArgRule, Partial<Record<"trusted" | "attested", ArgRule>>>();
+const FREE_TEXT: ArgRule = Object.freeze({ allow: Object.freeze([]), onViolation: "confirm" as const });
+
+function withEmbedded(own: ArgRule | undefined, level: "trusted" | "attested"): ArgRule {
+  const base = own ?? FREE_TEXT;
+  if (!Object.isFrozen(base)) return Object.freeze({ ...base, embedded: level });
+  let rules = DEFAULT_RULES.get(base);
+  if (!rules) DEFAULT_RULES.set(base, rules = {});
+  return rules[level] ??= Object.freeze({ ...base, embedded: level });
 }

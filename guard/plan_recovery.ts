@@ -14,7 +14,6 @@
  *
  * @module
  */
-import { canonicalJson } from "../core/mod.ts";
 import type { Gap, GapCode } from "./gap.ts";
 import type { Recovery, RecoveryStep } from "./decision.ts";
 import { judge, type Judgement, type JudgeState } from "./judge.ts";
@@ -75,7 +74,8 @@ export function planRecovery(context: PlanContext, call: ToolCall, first?: Judge
   const queue: Array<{ state: JudgeState; steps: RecoveryStep[]; report?: Judgement }> = [
     { state: start, steps: [], report },
   ];
-  const seen = new Set([stateKey(start)]);
+  // Made when a prerequisite is first explored: most blocked calls have none.
+  let seen: Set<string> | undefined;
   for (let head = 0; head < queue.length; head++) {
     const { state, steps } = queue[head];
     const found = queue[head].report ?? judge(state, call);
@@ -97,6 +97,7 @@ export function planRecovery(context: PlanContext, call: ToolCall, first?: Judge
         label: prerequisite.future,
         effects: new Set([...state.effects, ...writes]),
       };
+      seen ??= new Set([stateKey(start)]);
       const key = stateKey(next);
       if (seen.has(key)) continue;
       seen.add(key);
@@ -233,6 +234,8 @@ export function fillTemplate(template: unknown, args: Readonly<Record<string, un
   return template;
 }
 
+/** What tells two planner states apart: the label (its lists are sorted) and the committed effects. */
 function stateKey(state: JudgeState): string {
-  return canonicalJson({ label: state.label, effects: [...state.effects].sort() });
+  const { known, unknown } = state.label;
+  return JSON.stringify([known.readers, known.trust, unknown, [...state.effects].sort()]);
 }

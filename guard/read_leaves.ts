@@ -35,6 +35,9 @@ export const LEAF_DEPTH_LIMIT = 64;
  * ```
  */
 export function readLeaves(value: unknown, path = "", limit = LEAF_DEPTH_LIMIT): Leaf[] {
+  // Most argument values are one scalar: its own leaf.
+  const scalar = scalarText(value);
+  if (scalar !== undefined) return [{ path, text: scalar, deep: false }];
   const leaves: Leaf[] = [];
   const seen = new Set<object>();
   const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path, depth: 0 }];

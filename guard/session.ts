@@ -4,8 +4,9 @@
  *
  * @module
  */
-import { type Cast, Ledger, MemoryEffectStore } from "../core/mod.ts";
+import { type Cast, Ledger, MemoryEffectStore, trustRank } from "../core/mod.ts";
 import type { EffectPlan } from "./effect_plan.ts";
+import { firstSources } from "./first_sources.ts";
 import type { CastFunction, GuardOptions, Reservation, ToolFunction } from "./guard_options.ts";
 import type { JudgeState } from "./judge.ts";
 import type { Branch } from "./branch.ts";
@@ -79,7 +80,7 @@ export function judgeState(session: Session, branch: Branch): JudgeState {
     label: branch.label,
     tainters: branch.tainters,
     effects: session.ledger.store.committed(),
-    evidence: (value) => namedSources(branch, session, value),
+    evidence: (value, atLeast) => namedSources(branch, session, value, atLeast === undefined ? 0 : trustRank(atLeast)),
   };
 }
 
@@ -89,14 +90,11 @@ export function judgeState(session: Session, branch: Branch): JudgeState {
  */
 const NAMED_SOURCES = 8;
 
-function namedSources(branch: Branch, session: Session, value: string): Source[] {
-  const named: Source[] = [];
-  for (const id of branch.evidence.sources(value)) {
-    named.push(session.sources[id]);
-    if (named.length === NAMED_SOURCES) break;
-  }
-  // Named in the order they were read, whatever order the index found them in.
-  return named.sort((a, b) => a.id - b.id);
+/** The named sources of a value (see {@linkcode firstSources}), in the order they were read. */
+function namedSources(branch: Branch, session: Session, value: string, minRank: number): Source[] {
+  const rankOf = (id: number) => trustRank(session.sources[id].trust);
+  return firstSources(branch.evidence, value, minRank, NAMED_SOURCES, rankOf).sort((a, b) => a - b)
+    .map((id) => session.sources[id]);
 }
 
 function bindApprovers(policy: Policy, rules: Readonly<Record<string, ApproverRule>>): Record<string, PlannerApprover> {

@@ -9,6 +9,7 @@
  * @module
  */
 import { Guard, parsePolicy } from "../../mod.ts";
+import { makeToolCall } from "../../guard/mod.ts";
 
 const POLICY = parsePolicy(`
 version: 1
@@ -49,3 +50,27 @@ for (const outputs of [10, 100, 1000]) {
     },
   });
 }
+
+// The fixed cost of one call, whatever the context: the frozen copy and fingerprint of its arguments, and a decision
+// for an address that recurs in every recorded output (Gate 1 names its vouching source and stops there).
+Deno.bench({
+  name: "makeToolCall (copy + canonical JSON + sha256)",
+  group: "the fixed cost of one call",
+  baseline: true,
+  fn() {
+    makeToolCall("send_email", ARGS);
+  },
+});
+
+const RECURRING = new Guard(POLICY);
+RECURRING.user("Send the summary to alice@corp.example");
+for (let i = 0; i < 150; i++) RECURRING.record("read_inbox", `From: alice@corp.example\n${WORDS.join(" ")} ${i}`);
+const ALLOWED = { to: "alice@corp.example", body: "Summary: the quarterly numbers are in" };
+
+Deno.bench({
+  name: "Guard.decide, an address in 151 sources, allowed",
+  group: "the fixed cost of one call",
+  fn() {
+    RECURRING.decide("send_email", ALLOWED);
+  },
+});

@@ -150,10 +150,11 @@ Deno.test("pab generate --server lists a real MCP server's tools over stdio, pag
       "run",
       "--allow-read",
       "--lock=tests/deno.lock",
+      "--frozen",
       "tests/fixtures/replay_mcp_server.ts",
       fixture,
     ],
-    ["--lock=mcp.lock", "--allow-read", "--allow-write=/tmp/pab", "--allow-run", "--allow-env"],
+    ["--lock=mcp.lock", "--frozen", "--allow-read", "--allow-write=/tmp/pab", "--allow-run", "--allow-env"],
   );
   assert.equal(result.stderr, "");
   assert.equal(result.code, 0);

@@ -97,9 +97,12 @@ Deno.test("tests/deno.lock pins every package of mcp.lock identically, and the t
 });
 
 Deno.test("the test task and the check task read the tests' import map and lock", () => {
-  assert.match(config.tasks.test, /deno test --import-map=tests\/import_map\.json --lock=tests\/deno\.lock /);
-  assert.match(config.tasks["test-one"], /^deno test --import-map=tests\/import_map\.json --lock=tests\/deno\.lock /);
-  assert.match(config.tasks.check, /deno doc --lint --lock=tests\/deno\.lock /);
+  assert.match(config.tasks.test, /deno test --import-map=tests\/import_map\.json --lock=tests\/deno\.lock --frozen /);
+  assert.match(
+    config.tasks["test-one"],
+    /^deno test --import-map=tests\/import_map\.json --lock=tests\/deno\.lock --frozen /,
+  );
+  assert.match(config.tasks.check, /deno doc --lint --lock=tests\/deno\.lock --frozen /);
   // deno check follows types too, into the modules that load the MCP SDK.
   assert.match(config.tasks.check, /deno check --lock=mcp\.lock --frozen mod\.ts cli\.ts /);
   assert.equal(config.lock.frozen, true);

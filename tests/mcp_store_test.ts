@@ -18,9 +18,9 @@ const config = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
 const TASK_FLAGS: string[] = config.tasks.pab.split(/\s+/).filter((word: string) => word.startsWith("--"));
 /** The pab task's flags plus --allow-run, as the README gives them for pab mcp. */
 // mcp.lock pins the MCP SDK, which deno.lock leaves out (so that deno task start does not download it).
-const PAB = ["run", `--lock=${ROOT}mcp.lock`, ...TASK_FLAGS, "--allow-run", `${ROOT}cli.ts`];
+const PAB = ["run", `--lock=${ROOT}mcp.lock`, "--frozen", ...TASK_FLAGS, "--allow-run", `${ROOT}cli.ts`];
 // The test server loads the MCP SDK too: under the tests' lock.
-const INBOX = [DENO, "run", "-A", `--lock=${ROOT}tests/deno.lock`, `${ROOT}tests/_mcp_inbox_server.ts`];
+const INBOX = [DENO, "run", "-A", `--lock=${ROOT}tests/deno.lock`, "--frozen", `${ROOT}tests/_mcp_inbox_server.ts`];
 
 const POLICY = `version: 1
 tools:

@@ -34,10 +34,12 @@ const CLIENT = "./mcp_client.ts";
  * Load the MCP adapter for `pab mcp`. Throws `DependencyError` when the lock
  * file the program runs under does not pin the MCP SDK.
  *
- * @example Under mcp.lock (deno.lock does not pin the SDK)
- * ```ts ignore
+ * @example Under mcp.lock or the tests' lock (deno.lock does not pin the SDK)
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { loadMcpAdapter } from "./mcp_sdk.ts";
  * const { runStdioProxy } = await loadMcpAdapter();
+ * assert.equal(typeof runStdioProxy, "function");
  * ```
  */
 export async function loadMcpAdapter(): Promise<typeof import("../mcp/mod.ts")> {
@@ -48,10 +50,13 @@ export async function loadMcpAdapter(): Promise<typeof import("../mcp/mod.ts")> 
  * Load the MCP SDK's client for `pab generate --server`. Throws
  * `DependencyError` when the lock file does not pin the MCP SDK.
  *
- * @example Under mcp.lock (deno.lock does not pin the SDK)
- * ```ts ignore
+ * @example Under mcp.lock or the tests' lock (deno.lock does not pin the SDK)
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { loadMcpClient } from "./mcp_sdk.ts";
  * const { Client, StdioClientTransport } = await loadMcpClient();
+ * assert.equal(typeof Client, "function");
+ * assert.equal(typeof StdioClientTransport, "function");
  * ```
  */
 export async function loadMcpClient(): Promise<typeof import("./mcp_client.ts")> {

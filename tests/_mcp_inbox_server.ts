@@ -1,7 +1,7 @@
 /**
  * A small MCP server built with the official SDK, for the `pab mcp` tests: an
  * inbox with an injected address, a trusted address book, and tools that send.
- * Run: deno run -A tests/_mcp_inbox_server.ts
+ * Run: deno run -A --lock=tests/deno.lock tests/_mcp_inbox_server.ts
  */
 import { McpServer } from "npm:@modelcontextprotocol/sdk@1.32.2/server/mcp.js";
 import { StdioServerTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/server/stdio.js";

@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { lintPolicyText, memoryIo, runCli } from "../adapters/cli/mod.ts";
+import { memoryIo, runCli } from "../adapters/cli/mod.ts";
+import { lintPolicyText } from "../adapters/cli/lint_policy.ts";
 import { parsePolicy } from "../guard/policy/text/mod.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -148,10 +149,12 @@ Deno.test("pab generate --server lists a real MCP server's tools over stdio, pag
       Deno.execPath(),
       "run",
       "--allow-read",
+      "--lock=tests/deno.lock",
+      "--frozen",
       "tests/fixtures/replay_mcp_server.ts",
       fixture,
     ],
-    ["--allow-read", "--allow-write=/tmp/pab", "--allow-run", "--allow-env"],
+    ["--lock=mcp.lock", "--frozen", "--allow-read", "--allow-write=/tmp/pab", "--allow-run", "--allow-env"],
   );
   assert.equal(result.stderr, "");
   assert.equal(result.code, 0);

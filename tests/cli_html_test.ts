@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { BENCHES, checkCommand, denoIo, type Io, memoryIo } from "../adapters/cli/mod.ts";
+import { BENCHES, denoIo, type Io, memoryIo } from "../adapters/cli/mod.ts";
+import { checkCommand } from "../adapters/cli/check.ts";
 import { benchReportInput } from "../adapters/cli/agentdojo_report.ts";
 import { renderBenchReport } from "../adapters/html/mod.ts";
 

@@ -6,7 +6,7 @@ import { COMMANDS } from "../adapters/cli/run_cli.ts";
 const POLICY = "version: 1\nlabels:\n  internal: {readers: all, trust: attested}\n";
 
 Deno.test("pab mcp is registered and prints its usage on stdout", async () => {
-  assert.equal(COMMANDS.mcp, mcpCommand);
+  assert.equal(await COMMANDS.mcp.load(), mcpCommand);
   const memory = memoryIo({ files: {} });
   assert.equal(await mcpCommand.run(["--help"], memory.io), 0);
   assert.match(

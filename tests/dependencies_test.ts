@@ -1,11 +1,15 @@
 /**
- * Two frozen lock files. `deno task` installs every package of deno.lock
- * before it runs any task (denoland/deno#28999), so deno.lock holds only what
- * the command line loads (the demo's packages, and the MCP SDK that `pab mcp`
- * and `pab generate --server` load under the `pab` task); tests/deno.lock adds
- * the packages only tests use, and the test task reads it with
- * tests/import_map.json. `deno publish` reads only deno.lock, so its dry run
- * runs here, on a copy of the package whose deno.lock is the tests' lock.
+ * Three frozen lock files. `deno task` installs every package of deno.lock
+ * before it runs any task (denoland/deno#28999), and `deno run` installs every
+ * package of the lock it runs under and resolves every literal `import()` of
+ * the program against it. So deno.lock holds only the demo's packages (the
+ * closure of deno.json's imports, which is what cli.ts's code graph needs);
+ * mcp.lock adds the MCP SDK, which only `pab mcp` and `pab generate --server`
+ * load (by non-literal imports, adapters/cli/mcp_sdk.ts), for them, for
+ * `deno check` and for `deno compile`; tests/deno.lock adds the packages only
+ * tests use, and the test task reads it with tests/import_map.json.
+ * `deno publish` reads only deno.lock, so its dry run runs here, on a copy of
+ * the package whose deno.lock is the tests' lock.
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -22,6 +26,9 @@ const config = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
 const testMap = JSON.parse(await Deno.readTextFile(`${ROOT}tests/import_map.json`));
 const rootLock: Lock = JSON.parse(await Deno.readTextFile(`${ROOT}deno.lock`));
 const testLock: Lock = JSON.parse(await Deno.readTextFile(`${ROOT}tests/deno.lock`));
+const mcpLock: Lock = JSON.parse(await Deno.readTextFile(`${ROOT}mcp.lock`));
+const SDK = "npm:@modelcontextprotocol/sdk@1.32.2";
+const TEST_ONLY = ["fast-check", "playwright-core", "quickjs-emscripten", "ai", "@openai/agents", "openai"];
 
 /** `npm:zod@4.6.7/mini` -> `npm:zod@4.6.7`. */
 function packageOf(specifier: string): string {
@@ -53,31 +60,34 @@ function closure(lock: Lock, roots: readonly string[]): Set<string> {
   return seen;
 }
 
-Deno.test("deno.lock holds exactly what deno.json's imports need, and no package only tests use", () => {
+Deno.test("deno.lock holds exactly what deno.json's imports need: the demo's packages, and nothing else", () => {
   const rootImports = Object.values(config.imports as Record<string, string>).map(packageOf);
   assert.deepEqual([...rootLock.workspace.dependencies].sort(), [...new Set(rootImports)].sort());
   assert.deepEqual(Object.keys(rootLock.npm).sort(), [...closure(rootLock, rootImports)].sort());
-  const names = new Set(Object.keys(rootLock.npm).map(nameOf));
-  for (const name of ["fast-check", "playwright-core", "quickjs-emscripten", "ai", "@openai/agents", "openai"]) {
-    assert.ok(!names.has(name), `deno.lock holds ${name}, which only tests use: deno task start would download it`);
-  }
-  // The demo's own packages (the rest is the MCP SDK, which pab mcp loads under the same lock, and its test server).
-  const demo = closure(rootLock, [
-    "npm:zod@4.6.7",
-    "npm:js-yaml@5.5.0",
-    "npm:jsonc-parser@3.3.1",
-    "npm:@noble/hashes@2.4.0",
+  // deno task start downloads exactly these (tests/start_downloads_test.ts checks that the demo needs them all).
+  assert.deepEqual(Object.keys(rootLock.npm).map(nameOf).sort(), [
+    "@noble/hashes",
+    "argparse",
+    "js-yaml",
+    "jsonc-parser",
+    "zod",
   ]);
-  assert.deepEqual([...demo].map(nameOf).sort(), ["@noble/hashes", "argparse", "js-yaml", "jsonc-parser", "zod"]);
-  const mcp = closure(rootLock, [
-    "npm:@modelcontextprotocol/sdk@1.32.2",
-    "npm:@modelcontextprotocol/server-memory@2026.8.31",
-  ]);
-  assert.equal(new Set([...demo, ...mcp]).size, Object.keys(rootLock.npm).length);
 });
 
-Deno.test("tests/deno.lock pins every package of deno.lock identically, and the tests' import map extends deno.json's", () => {
-  for (const [key, entry] of Object.entries(rootLock.npm)) assert.equal(testLock.npm[key]?.integrity, entry.integrity);
+Deno.test("mcp.lock is deno.lock plus the MCP SDK, each package pinned identically, and no test-only package", () => {
+  const rootImports = Object.values(config.imports as Record<string, string>).map(packageOf);
+  assert.deepEqual(mcpLock.workspace, rootLock.workspace);
+  for (const [key, entry] of Object.entries(rootLock.npm)) assert.deepEqual(mcpLock.npm[key], entry, key);
+  assert.deepEqual(Object.keys(mcpLock.npm).sort(), [...closure(mcpLock, [...rootImports, SDK])].sort());
+  assert.deepEqual(Object.keys(mcpLock.specifiers).sort(), [...new Set([...rootImports, SDK])].sort());
+  const names = new Set(Object.keys(mcpLock.npm).map(nameOf));
+  for (const name of [...TEST_ONLY, "@modelcontextprotocol/server-memory"]) assert.ok(!names.has(name), name);
+  // The SDK never reaches deno.lock, whose packages deno task start downloads.
+  assert.ok(!Object.keys(rootLock.npm).some((key) => nameOf(key) === "@modelcontextprotocol/sdk"));
+});
+
+Deno.test("tests/deno.lock pins every package of mcp.lock identically, and the tests' import map extends deno.json's", () => {
+  for (const [key, entry] of Object.entries(mcpLock.npm)) assert.equal(testLock.npm[key]?.integrity, entry.integrity);
   for (const [name, target] of Object.entries(config.imports)) assert.equal(testMap.imports[name], target);
   assert.deepEqual(testLock.workspace, rootLock.workspace);
   const testImports = Object.values(testMap.imports as Record<string, string>).map(packageOf);
@@ -87,20 +97,27 @@ Deno.test("tests/deno.lock pins every package of deno.lock identically, and the 
 });
 
 Deno.test("the test task and the check task read the tests' import map and lock", () => {
-  assert.match(config.tasks.test, /deno test --import-map=tests\/import_map\.json --lock=tests\/deno\.lock /);
-  assert.match(config.tasks["test-one"], /^deno test --import-map=tests\/import_map\.json --lock=tests\/deno\.lock /);
-  assert.match(config.tasks.check, /deno doc --lint --lock=tests\/deno\.lock /);
+  assert.match(config.tasks.test, /deno test --import-map=tests\/import_map\.json --lock=tests\/deno\.lock --frozen /);
+  assert.match(
+    config.tasks["test-one"],
+    /^deno test --import-map=tests\/import_map\.json --lock=tests\/deno\.lock --frozen /,
+  );
+  assert.match(config.tasks.check, /deno doc --lint --lock=tests\/deno\.lock --frozen /);
+  // deno check follows types too, into the modules that load the MCP SDK.
+  assert.match(config.tasks.check, /deno check --lock=mcp\.lock --frozen mod\.ts cli\.ts /);
   assert.equal(config.lock.frozen, true);
 });
 
-Deno.test("cli.ts's whole graph, dynamic imports included, resolves under deno.lock alone (frozen)", async () => {
+Deno.test("cli.ts's whole graph, types included, resolves under mcp.lock alone (frozen)", async () => {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", "cli.ts"],
+    args: ["info", "--json", "--lock=mcp.lock", "cli.ts"],
     cwd: ROOT,
     stdout: "piped",
     stderr: "piped",
   }).output();
   assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+  const info = JSON.parse(new TextDecoder().decode(output.stdout));
+  assert.ok(Object.keys(info.npmPackages).some((id) => id.startsWith("@modelcontextprotocol/sdk@")));
 });
 
 async function copyPackage(from: string, to: string): Promise<void> {

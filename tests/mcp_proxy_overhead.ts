@@ -11,7 +11,7 @@ await Deno.writeTextFile(
   "/tmp/pab/m.yaml",
   "version: 1\ntools:\n  get_contacts: {output: trusted, on_tainted: allow}\n  send_email: {output: trusted, on_tainted: allow, args: {to: {require: trusted}}}\n",
 );
-const server = [D, "run", "-A", `${ROOT}tests/_mcp_inbox_server.ts`];
+const server = [D, "run", "-A", `--lock=${ROOT}tests/deno.lock`, "--frozen", `${ROOT}tests/_mcp_inbox_server.ts`];
 async function run(args: string[], label: string) {
   const t0 = performance.now();
   const c = new Client({ name: "m", version: "1" });
@@ -31,6 +31,8 @@ await run(server, "direct");
 await run([
   D,
   "run",
+  `--lock=${ROOT}mcp.lock`,
+  "--frozen",
   "--allow-net=localhost",
   "--allow-read",
   "--allow-write=/tmp/pab",

@@ -6,8 +6,19 @@ import { ElicitRequestSchema, ToolListChangedNotificationSchema } from "npm:@mod
 const ROOT = new URL("../", import.meta.url).pathname;
 const DENO = Deno.execPath();
 /** The CLI's sandbox (deno task pab) plus --allow-run, which `pab mcp` needs to start the server. */
-const PAB = ["run", "--allow-net=localhost", "--allow-read", "--allow-write=/tmp/pab", "--allow-run", `${ROOT}cli.ts`];
-const INBOX = [DENO, "run", "-A", `${ROOT}tests/_mcp_inbox_server.ts`];
+const PAB = [
+  "run",
+  // mcp.lock pins the MCP SDK, which deno.lock leaves out (so that deno task start does not download it).
+  `--lock=${ROOT}mcp.lock`,
+  "--frozen",
+  "--allow-net=localhost",
+  "--allow-read",
+  "--allow-write=/tmp/pab",
+  "--allow-run",
+  `${ROOT}cli.ts`,
+];
+// The test servers load the MCP SDK too: under the tests' lock.
+const INBOX = [DENO, "run", "-A", `--lock=${ROOT}tests/deno.lock`, "--frozen", `${ROOT}tests/_mcp_inbox_server.ts`];
 
 const POLICY = `version: 1
 default:
@@ -275,6 +286,8 @@ tools:
     DENO,
     "run",
     "-A",
+    `--lock=${ROOT}tests/deno.lock`,
+    "--frozen",
     "npm:@modelcontextprotocol/server-memory@2026.8.31",
   ];
   const session = await connect(policy, server);

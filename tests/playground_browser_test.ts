@@ -12,7 +12,8 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { checkCommand, denoIo } from "../adapters/cli/mod.ts";
+import { denoIo } from "../adapters/cli/mod.ts";
+import { checkCommand } from "../adapters/cli/check.ts";
 import { renderBenchReport, traceView } from "../adapters/html/mod.ts";
 import { readTrace } from "../adapters/trace/mod.ts";
 import { parsePolicy } from "../mod.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import type { ApproverRule, CastFunction, GuardOptions, Policy } from "../../guard/mod.ts";
-import { renderCheckReport, type TraceView, traceView } from "../html/mod.ts";
+import type { TraceView } from "../html/mod.ts";
 import { replayTrace } from "../trace/mod.ts";
 import { UsageError } from "./cli_error.ts";
 import type { Command } from "./command.ts";
@@ -109,17 +109,17 @@ unlabelled tool with the strictest label (nobody may read it; suspicious).`,
     const guard = offlineGuardOptions(policy);
     const html = input.string("html");
     const replays: ReplayedFile[] = [];
-    const views: TraceView[] = [];
-    for (const path of paths) {
-      if (html === undefined) {
-        replays.push(await replayTraceFile(path, io, policy, { maxBytes, guard }));
-        continue;
+    if (html === undefined) {
+      for (const path of paths) replays.push(await replayTraceFile(path, io, policy, { maxBytes, guard }));
+    } else {
+      // The HTML report's modules load only for --html.
+      const { renderCheckReport, traceView } = await import("../html/mod.ts");
+      const views: TraceView[] = [];
+      for (const path of paths) {
+        const { trace, lines } = await loadTrace(path, io, maxBytes);
+        replays.push({ file: path, lines, replay: await replayTrace(trace, policy, { guard }) });
+        views.push(await traceView(path, trace, policy, guard));
       }
-      const { trace, lines } = await loadTrace(path, io, maxBytes);
-      replays.push({ file: path, lines, replay: await replayTrace(trace, policy, { guard }) });
-      views.push(await traceView(path, trace, policy, guard));
-    }
-    if (html !== undefined) {
       await writeOutputFile(html, renderCheckReport({ policy: policyPath, traces: views }), io, {
         what: "the HTML report",
         example: "--html /tmp/pab/report.html",

@@ -107,3 +107,24 @@ export class UnsafePathError extends PabError {
     this.name = "UnsafePathError";
   }
 }
+
+/**
+ * A command needs a package that the lock file it runs under does not pin:
+ * `pab mcp` and `pab generate --server` need the MCP SDK, which `deno.lock`
+ * leaves out (so that `deno task start` does not download it) and `mcp.lock`
+ * pins.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DependencyError } from "./cli_error.ts";
+ * assert.equal(new DependencyError("Cannot load the MCP SDK: deno.lock does not pin it").code, "ERR_CLI_DEPENDENCY");
+ * ```
+ */
+export class DependencyError extends PabError {
+  /** Make a dependency error. */
+  constructor(message: string) {
+    super("ERR_CLI_DEPENDENCY", message);
+    this.name = "DependencyError";
+  }
+}

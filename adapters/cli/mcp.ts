@@ -12,6 +12,7 @@ import { IoError, UsageError } from "./cli_error.ts";
 import type { Command } from "./command.ts";
 import type { Io } from "./io.ts";
 import { loadPolicyFile } from "./load_policy.ts";
+import { loadMcpAdapter } from "./mcp_sdk.ts";
 import { parseArgs } from "./parse_args.ts";
 import { reportError } from "./report_error.ts";
 
@@ -47,10 +48,12 @@ Options:
   -h, --help           Show this help
 
 Needs --allow-run (to start the server), which deno task pab does not grant:
-  deno run --unstable-kv --allow-net=localhost --allow-read --allow-write=/tmp/pab \\
-    --allow-env=DENO_KV_ACCESS_TOKEN --allow-run cli.ts mcp --policy FILE -- CMD ARGS
+  deno run --lock=mcp.lock --unstable-kv --allow-net=localhost --allow-read \\
+    --allow-write=/tmp/pab --allow-env=DENO_KV_ACCESS_TOKEN --allow-run \\
+    cli.ts mcp --policy FILE -- CMD ARGS
 (--allow-run=CMD grants that one command; --unstable-kv and the store's
-folder or host are needed for --store.)
+folder or host are needed for --store. --lock=mcp.lock pins the MCP SDK,
+which deno.lock leaves out.)
 
 Exit codes: 0 the client or the server closed the session; 2 bad usage, a
 policy that cannot be read, or a server that cannot start.
@@ -100,8 +103,8 @@ async function mcp(args: string[], io: Io): Promise<number> {
       throw new UsageError("--session names a stored session: add --store PATH|URL", "mcp");
     }
     requireRunPermission(command);
+    const { labelServerTools, runStdioProxy } = await loadMcpAdapter();
     const store: PabStore | undefined = typeof values.store === "string" ? await openStore(values.store) : undefined;
-    const { labelServerTools, runStdioProxy } = await import("../mcp/mod.ts");
     const session = typeof values.session === "string" ? values.session : DEFAULT_MCP_SESSION;
     try {
       return await runStdioProxy({
@@ -151,7 +154,7 @@ export class RunPermissionError extends PabError {
     super(
       "ERR_CLI_PERMISSION",
       `Cannot start MCP server "${command}": pab mcp needs --allow-run, which deno task pab does not grant ` +
-        `(run: deno run --unstable-kv --allow-net=localhost --allow-read --allow-write=/tmp/pab ` +
+        `(run: deno run --lock=mcp.lock --unstable-kv --allow-net=localhost --allow-read --allow-write=/tmp/pab ` +
         `--allow-env=DENO_KV_ACCESS_TOKEN --allow-run cli.ts mcp ...)`,
     );
     this.name = "RunPermissionError";

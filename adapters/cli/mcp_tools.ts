@@ -4,11 +4,8 @@
  *
  * @module
  */
-import { IoError } from "./cli_error.ts";
-
-// Built at run time so that no module graph of cli.ts names the SDK: `deno task start` and the other commands never
-// download it (tests/release_test.ts checks); `pab generate --server` loads it on first use.
-const SDK = ["npm:@modelcontextprotocol", "sdk@1.32.2"].join("/");
+import { DependencyError, IoError } from "./cli_error.ts";
+import { loadMcpClient } from "./mcp_sdk.ts";
 
 /** The part of the SDK's `Client` used here. */
 interface McpClient {
@@ -35,9 +32,12 @@ export async function listMcpServerTools(command: readonly string[]): Promise<{ 
   const shown = command.join(" ");
   let client: McpClient | undefined;
   try {
+    // Refused before the SDK loads, so that the message names the permissions first.
+    if (Deno.permissions.querySync({ name: "run", command: program }).state !== "granted") {
+      throw new Deno.errors.NotCapable(`Requires run access to "${program}"`);
+    }
     // Inside the try: the SDK reads the environment as it loads, which the sandbox may refuse.
-    const { Client } = await import(`${SDK}/client/index.js`);
-    const { StdioClientTransport } = await import(`${SDK}/client/stdio.js`);
+    const { Client, StdioClientTransport } = await loadMcpClient();
     const connected: McpClient = new Client({ name: "pab generate", version: "1" });
     client = connected;
     await connected.connect(new StdioClientTransport({ command: program, args, stderr: "ignore" }));
@@ -50,6 +50,7 @@ export async function listMcpServerTools(command: readonly string[]): Promise<{ 
     } while (cursor !== undefined && tools.length < 10_000);
     return { tools };
   } catch (error) {
+    if (error instanceof DependencyError) throw error;
     const refused = error instanceof Error && error.name === "NotCapable";
     throw new IoError(
       `Cannot list the tools of the MCP server "${shown}": ${
@@ -61,7 +62,7 @@ export async function listMcpServerTools(command: readonly string[]): Promise<{ 
       } (${
         refused
           ? "starting a server needs --allow-run and --allow-env, which deno task pab does not grant: run " +
-            "deno run --allow-read --allow-write=/tmp/pab --allow-run --allow-env cli.ts generate --server -- COMMAND"
+            "deno run --lock=mcp.lock --allow-read --allow-write=/tmp/pab --allow-run --allow-env cli.ts generate --server -- COMMAND"
           : "check that the command starts an MCP server that speaks over stdio"
       })`,
     );

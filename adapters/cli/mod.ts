@@ -4,6 +4,12 @@
  * function of its arguments and an {@linkcode Io} that returns an exit code.
  * `cli.ts` at the top of the repository is the thin shell around them.
  *
+ * This door exports what every command shares and the registry
+ * ({@linkcode COMMANDS}), not the commands themselves: each command's module
+ * is loaded only when it runs, so that `pab check` does not load the MCP SDK,
+ * the playground or the HTTP server. Import a command from its own module
+ * (`adapters/cli/check.ts`), as tests do.
+ *
  * @example Run `pab check` on a trace, with output collected in memory
  * ```ts
  * import assert from "node:assert/strict";
@@ -21,8 +27,14 @@
  * @module
  */
 export { type Bench, benchCommand, BENCHES, runBench } from "./bench.ts";
-export { checkCommand } from "./check.ts";
-export { EncodingError, InputTooLargeError, IoError, UnsafePathError, UsageError } from "./cli_error.ts";
+export {
+  DependencyError,
+  EncodingError,
+  InputTooLargeError,
+  IoError,
+  UnsafePathError,
+  UsageError,
+} from "./cli_error.ts";
 export type { Command } from "./command.ts";
 export {
   type ArgumentsDef,
@@ -32,15 +44,12 @@ export {
   helpText,
   type OptionDef,
 } from "./define_command.ts";
-export { demoCommand } from "./demo.ts";
 export { escapeControl } from "./escape_text.ts";
 export { denoIo, fileProblem, type Io, isStdin, type TextWriter } from "./io.ts";
-export { lintCommand } from "./lint.ts";
-export { type LintIssue, lintPolicyText, type LintResult } from "./lint_policy.ts";
-export { loadPolicyFile, policyFormatOf } from "./load_policy.ts";
+export type { LintIssue, LintResult } from "./lint_policy.ts";
 export { type MemoryIo, memoryIo, type MemoryIoOptions } from "./memory_io.ts";
 export { type OptionSpec, parseArgs, type ParsedArgs } from "./parse_args.ts";
 export { DEFAULT_MAX_BYTES, expandInputs, readInputChunks, readInputText } from "./read_input.ts";
 export { reportError } from "./report_error.ts";
-export { type CliInfo, COMMANDS, runCli } from "./run_cli.ts";
+export { type CliInfo, type CommandEntry, COMMANDS, runCli } from "./run_cli.ts";
 export { type Style, styleFor } from "./style.ts";

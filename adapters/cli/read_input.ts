@@ -101,7 +101,7 @@ export async function readInputText(
   const chunks: Uint8Array[] = [];
   let length = 0;
   for await (const chunk of readInputBytes(path, io, options)) {
-    chunks.push(chunk);
+    chunks.push(chunk.slice()); // the reader reuses its buffer
     length += chunk.length;
   }
   const bytes = chunks.length === 1 ? chunks[0] : new Uint8Array(length);
@@ -156,7 +156,15 @@ export async function* readInputChunks(
   }
 }
 
-/** The input's bytes, chunk by chunk, stopping with `InputTooLargeError` past the limit. */
+/** How much a byte stream (a file, standard input) is read at a time, into one buffer. */
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * The input's bytes, chunk by chunk, stopping with `InputTooLargeError` past
+ * the limit. A byte stream is read into one buffer, reused for every chunk, so
+ * reading a large file leaves no garbage buffers behind: each chunk is valid
+ * only until the next one is read (copy it to keep it).
+ */
 async function* readInputBytes(
   path: string,
   io: Pick<Io, "openFile" | "readTextFile">,
@@ -171,12 +179,15 @@ async function* readInputBytes(
     throw new IoError(`Cannot read ${options.what} ${name}: ${fileProblem(error)} (${readHint(error)})`);
   }
   let read = 0;
-  const reader = stream.getReader();
+  const reader = byteReader(stream);
+  let buffer = new ArrayBuffer(CHUNK_BYTES);
   try {
     while (true) {
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
-        result = await reader.read();
+        result = reader instanceof ReadableStreamBYOBReader
+          ? await reader.read(new Uint8Array(buffer))
+          : await reader.read();
       } catch (error) {
         throw new IoError(`Cannot read ${options.what} ${name}: ${fileProblem(error)} (${readHint(error)})`);
       }
@@ -189,9 +200,21 @@ async function* readInputBytes(
         );
       }
       yield result.value;
+      if (reader instanceof ReadableStreamBYOBReader) buffer = result.value.buffer as ArrayBuffer;
     }
   } finally {
     await reader.cancel().catch(() => {});
+  }
+}
+
+/** A reader into one reused buffer when `stream` is a byte stream (files and standard input are), else its own. */
+function byteReader(
+  stream: ReadableStream<Uint8Array>,
+): ReadableStreamBYOBReader | ReadableStreamDefaultReader<Uint8Array> {
+  try {
+    return stream.getReader({ mode: "byob" });
+  } catch {
+    return stream.getReader();
   }
 }
 

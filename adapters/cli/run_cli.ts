@@ -4,42 +4,89 @@
  * @module
  */
 import { closestWord } from "../../core/mod.ts";
-import { auditCommand } from "./audit.ts";
-import { benchCommand } from "./bench.ts";
-import { checkCommand } from "./check.ts";
 import { UsageError } from "./cli_error.ts";
 import type { Command } from "./command.ts";
-import { demoCommand } from "./demo.ts";
-import { generateCommand } from "./generate.ts";
-import { hookCommand } from "./hook.ts";
 import type { Io } from "./io.ts";
-import { lintCommand } from "./lint.ts";
-import { mcpCommand } from "./mcp.ts";
-import { playgroundCommand } from "./playground.ts";
 import { reportError } from "./report_error.ts";
-import { serveCommand } from "./serve.ts";
 
 /**
- * pab's subcommands, by name.
+ * A subcommand as the registry knows it before it is loaded: its one-line
+ * summary for `pab --help`, and how to load the module that declares it. Only
+ * the command being run is loaded, so `pab check` does not pay for the MCP
+ * SDK, the playground or the HTTP server. `load` imports its module with a
+ * literal specifier (`import("./check.ts")`), so `deno compile` embeds it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CommandEntry } from "./run_cli.ts";
+ * const entry: CommandEntry = {
+ *   summary: "Say hello",
+ *   load: () => Promise.resolve({ name: "hello", summary: "Say hello", help: "Usage: pab hello\n", run: () => Promise.resolve(0) }),
+ * };
+ * assert.equal((await entry.load()).summary, entry.summary);
+ * ```
+ */
+export interface CommandEntry {
+  /** One line for `pab --help`: the loaded command's own `summary` (a test keeps them equal). */
+  readonly summary: string;
+  /** Import the command's module and return the command. */
+  load(): Promise<Command>;
+}
+
+/**
+ * pab's subcommands, by name, each loaded only when it runs. To register one,
+ * add an entry with its summary and a literal `import()` of its module.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { COMMANDS } from "./run_cli.ts";
  * assert.ok(["check", "lint", "demo", "bench", "generate"].every((name) => Object.hasOwn(COMMANDS, name)));
+ * assert.equal((await COMMANDS.lint.load()).name, "lint");
  * ```
  */
-export const COMMANDS: Readonly<Record<string, Command>> = Object.freeze({
-  check: checkCommand,
-  lint: lintCommand,
-  demo: demoCommand,
-  bench: benchCommand,
-  generate: generateCommand,
-  mcp: mcpCommand,
-  playground: playgroundCommand,
-  serve: serveCommand,
-  audit: auditCommand,
-  hook: hookCommand,
+export const COMMANDS: Readonly<Record<string, CommandEntry>> = Object.freeze({
+  check: {
+    summary: "Replay traces through a policy and print the decision for every tool call",
+    load: async () => (await import("./check.ts")).checkCommand,
+  },
+  lint: {
+    summary: "Check policy files and report every problem with its path and a hint",
+    load: async () => (await import("./lint.ts")).lintCommand,
+  },
+  demo: {
+    summary: "Run the e-mail hijack against a mock inbox and web page, without and with pab",
+    load: async () => (await import("./demo.ts")).demoCommand,
+  },
+  bench: {
+    summary: "Run a benchmark (pab bench --help lists them)",
+    load: async () => (await import("./bench.ts")).benchCommand,
+  },
+  generate: {
+    summary: "Draft a policy from tool definitions (MCP tools/list, OpenAI tools, an AgentDojo suite)",
+    load: async () => (await import("./generate.ts")).generateCommand,
+  },
+  mcp: {
+    summary: "Guard an MCP server: decide every tool call before the server sees it",
+    load: async () => (await import("./mcp.ts")).mcpCommand,
+  },
+  playground: {
+    summary: "Serve a page on localhost to try policies and conversations, and apply rulings",
+    load: async () => (await import("./playground.ts")).playgroundCommand,
+  },
+  serve: {
+    summary: "Serve the guard over an HTTP JSON API on localhost",
+    load: async () => (await import("./serve.ts")).serveCommand,
+  },
+  audit: {
+    summary: "Verify, show or export the tamper-evident audit log",
+    load: async () => (await import("./audit.ts")).auditCommand,
+  },
+  hook: {
+    summary: "Answer Claude Code hooks (pab hook claude-code)",
+    load: async () => (await import("./hook.ts")).hookCommand,
+  },
 });
 
 /**
@@ -91,7 +138,7 @@ export async function runCli(args: readonly string[], io: Io, info: CliInfo): Pr
         await io.stdout.write(mainHelp());
         return 0;
       }
-      await io.stdout.write(commandFor(topic).help);
+      await io.stdout.write((await commandFor(topic)).help);
       return 0;
     }
     if (first.startsWith("-")) {
@@ -100,7 +147,7 @@ export async function runCli(args: readonly string[], io: Io, info: CliInfo): Pr
         `unknown option ${first}${guess ? ` (did you mean ${guess}?)` : "; put options after the command"}`,
       );
     }
-    return await commandFor(first).run(rest, io);
+    return await (await commandFor(first)).run(rest, io);
   } catch (error) {
     return await reportError(error, io);
   }
@@ -108,8 +155,8 @@ export async function runCli(args: readonly string[], io: Io, info: CliInfo): Pr
 
 const MAIN_OPTIONS = ["--help", "--version", "-h", "-V"];
 
-function commandFor(name: string): Command {
-  if (Object.hasOwn(COMMANDS, name)) return COMMANDS[name];
+async function commandFor(name: string): Promise<Command> {
+  if (Object.hasOwn(COMMANDS, name)) return await COMMANDS[name].load();
   const guess = closestWord(name, Object.keys(COMMANDS));
   throw new UsageError(`unknown command "${name}"${guess ? ` (did you mean "${guess}"?)` : ""}`);
 }

@@ -16,8 +16,8 @@ interface InfoModule {
   }[];
 }
 
-/** The graph of `entry` (relative to the repository) with types, under `lock` (mcp.lock pins every runtime package). */
-export async function moduleGraph(entry: string, lock = "mcp.lock"): Promise<ModuleGraph> {
+/** The graph of `entry` (relative to the repository) with types, under `lock` (adapters/mcp/deno.lock pins every runtime package). */
+export async function moduleGraph(entry: string, lock = "adapters/mcp/deno.lock"): Promise<ModuleGraph> {
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", `--lock=${lock}`, entry],
     cwd: ROOT,

@@ -154,7 +154,14 @@ Deno.test("pab generate --server lists a real MCP server's tools over stdio, pag
       "tests/fixtures/replay_mcp_server.ts",
       fixture,
     ],
-    ["--lock=mcp.lock", "--frozen", "--allow-read", "--allow-write=/tmp/pab", "--allow-run", "--allow-env"],
+    [
+      "--lock=adapters/mcp/deno.lock",
+      "--frozen",
+      "--allow-read",
+      "--allow-write=/tmp/pab",
+      "--allow-run",
+      "--allow-env",
+    ],
   );
   assert.equal(result.stderr, "");
   assert.equal(result.code, 0);

@@ -4,7 +4,7 @@
  * package of the lock it runs under and resolves every literal `import()` of
  * the program against it. So deno.lock holds only the demo's packages (the
  * closure of deno.json's imports, which is what cli.ts's code graph needs);
- * mcp.lock adds the MCP SDK, which only `pab mcp` and `pab generate --server`
+ * adapters/mcp/deno.lock adds the MCP SDK, which only `pab mcp` and `pab generate --server`
  * load (by non-literal imports, adapters/cli/mcp_sdk.ts), for them, for
  * `deno check` and for `deno compile`; tests/deno.lock adds the packages only
  * tests use, and the test task reads it with tests/import_map.json.
@@ -26,7 +26,7 @@ const config = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
 const testMap = JSON.parse(await Deno.readTextFile(`${ROOT}tests/import_map.json`));
 const rootLock: Lock = JSON.parse(await Deno.readTextFile(`${ROOT}deno.lock`));
 const testLock: Lock = JSON.parse(await Deno.readTextFile(`${ROOT}tests/deno.lock`));
-const mcpLock: Lock = JSON.parse(await Deno.readTextFile(`${ROOT}mcp.lock`));
+const mcpLock: Lock = JSON.parse(await Deno.readTextFile(`${ROOT}adapters/mcp/deno.lock`));
 const SDK = "npm:@modelcontextprotocol/sdk@1.32.2";
 const TEST_ONLY = ["fast-check", "playwright-core", "quickjs-emscripten", "ai", "@openai/agents", "openai"];
 
@@ -74,7 +74,7 @@ Deno.test("deno.lock holds exactly what deno.json's imports need: the demo's pac
   ]);
 });
 
-Deno.test("mcp.lock is deno.lock plus the MCP SDK, each package pinned identically, and no test-only package", () => {
+Deno.test("adapters/mcp/deno.lock is deno.lock plus the MCP SDK, each package pinned identically, and no test-only package", () => {
   const rootImports = Object.values(config.imports as Record<string, string>).map(packageOf);
   assert.deepEqual(mcpLock.workspace, rootLock.workspace);
   for (const [key, entry] of Object.entries(rootLock.npm)) assert.deepEqual(mcpLock.npm[key], entry, key);
@@ -86,7 +86,7 @@ Deno.test("mcp.lock is deno.lock plus the MCP SDK, each package pinned identical
   assert.ok(!Object.keys(rootLock.npm).some((key) => nameOf(key) === "@modelcontextprotocol/sdk"));
 });
 
-Deno.test("tests/deno.lock pins every package of mcp.lock identically, and the tests' import map extends deno.json's", () => {
+Deno.test("tests/deno.lock pins every package of adapters/mcp/deno.lock identically, and the tests' import map extends deno.json's", () => {
   for (const [key, entry] of Object.entries(mcpLock.npm)) assert.equal(testLock.npm[key]?.integrity, entry.integrity);
   for (const [name, target] of Object.entries(config.imports)) assert.equal(testMap.imports[name], target);
   assert.deepEqual(testLock.workspace, rootLock.workspace);
@@ -104,13 +104,13 @@ Deno.test("the test task and the check task read the tests' import map and lock"
   );
   assert.match(config.tasks.check, /deno doc --lint --lock=tests\/deno\.lock --frozen /);
   // deno check follows types too, into the modules that load the MCP SDK.
-  assert.match(config.tasks.check, /deno check --lock=mcp\.lock --frozen mod\.ts cli\.ts /);
+  assert.match(config.tasks.check, /deno check --lock=adapters\/mcp\/deno\.lock --frozen mod\.ts cli\.ts /);
   assert.equal(config.lock.frozen, true);
 });
 
-Deno.test("cli.ts's whole graph, types included, resolves under mcp.lock alone (frozen)", async () => {
+Deno.test("cli.ts's whole graph, types included, resolves under adapters/mcp/deno.lock alone (frozen)", async () => {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", "--lock=mcp.lock", "cli.ts"],
+    args: ["info", "--json", "--lock=adapters/mcp/deno.lock", "cli.ts"],
     cwd: ROOT,
     stdout: "piped",
     stderr: "piped",

@@ -31,7 +31,7 @@ await run(server, "direct");
 await run([
   D,
   "run",
-  `--lock=${ROOT}mcp.lock`,
+  `--lock=${ROOT}adapters/mcp/deno.lock`,
   "--frozen",
   "--allow-net=localhost",
   "--allow-read",

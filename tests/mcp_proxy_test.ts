@@ -8,8 +8,8 @@ const DENO = Deno.execPath();
 /** The CLI's sandbox (deno task pab) plus --allow-run, which `pab mcp` needs to start the server. */
 const PAB = [
   "run",
-  // mcp.lock pins the MCP SDK, which deno.lock leaves out (so that deno task start does not download it).
-  `--lock=${ROOT}mcp.lock`,
+  // adapters/mcp/deno.lock pins the MCP SDK, which deno.lock leaves out (so that deno task start does not download it).
+  `--lock=${ROOT}adapters/mcp/deno.lock`,
   "--frozen",
   "--allow-net=localhost",
   "--allow-read",

@@ -17,8 +17,8 @@ const config = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
 /** Exactly the pab task's flags. */
 const TASK_FLAGS: string[] = config.tasks.pab.split(/\s+/).filter((word: string) => word.startsWith("--"));
 /** The pab task's flags plus --allow-run, as the README gives them for pab mcp. */
-// mcp.lock pins the MCP SDK, which deno.lock leaves out (so that deno task start does not download it).
-const PAB = ["run", `--lock=${ROOT}mcp.lock`, "--frozen", ...TASK_FLAGS, "--allow-run", `${ROOT}cli.ts`];
+// adapters/mcp/deno.lock pins the MCP SDK, which deno.lock leaves out (so that deno task start does not download it).
+const PAB = ["run", `--lock=${ROOT}adapters/mcp/deno.lock`, "--frozen", ...TASK_FLAGS, "--allow-run", `${ROOT}cli.ts`];
 // The test server loads the MCP SDK too: under the tests' lock.
 const INBOX = [DENO, "run", "-A", `--lock=${ROOT}tests/deno.lock`, "--frozen", `${ROOT}tests/_mcp_inbox_server.ts`];
 
@@ -183,7 +183,7 @@ Deno.test("pab mcp under the pab task's sandbox exits 2 naming --allow-run, befo
     assert.equal(new TextDecoder().decode(output.stdout), "");
     assert.match(
       new TextDecoder().decode(output.stderr),
-      /^error: Cannot start MCP server ".*deno": pab mcp needs --allow-run, which deno task pab does not grant \(run: deno run --lock=mcp\.lock --unstable-kv .* --allow-run cli\.ts mcp \.\.\.\)\n/,
+      /^error: Cannot start MCP server ".*deno": pab mcp needs --allow-run, which deno task pab does not grant \(run: deno run --lock=adapters\/mcp\/deno\.lock --unstable-kv .* --allow-run cli\.ts mcp \.\.\.\)\n/,
     );
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -6,7 +6,7 @@
  * command and the counts). So these tests check, without downloading anything,
  * that deno.lock holds exactly the packages of the code that `deno run cli.ts`
  * resolves, and that this code reaches every command but not the MCP SDK,
- * which only `pab mcp` and `pab generate --server` load, under mcp.lock.
+ * which only `pab mcp` and `pab generate --server` load, under adapters/mcp/deno.lock.
  */
 import assert from "node:assert/strict";
 import { SDK_MODULES } from "../adapters/cli/mcp_sdk.ts";
@@ -60,7 +60,7 @@ Deno.test("the code deno run cli.ts resolves reaches every command and benchmark
   assert.ok(npmNames(all).includes("@modelcontextprotocol/sdk"));
 });
 
-Deno.test("deno compile and the release workflow embed the modules that load the MCP SDK, under mcp.lock", async () => {
+Deno.test("deno compile and the release workflow embed the modules that load the MCP SDK, under adapters/mcp/deno.lock", async () => {
   const workflow = await Deno.readTextFile(`${ROOT}.github/workflows/release.yml`);
   const compiles = [
     config.tasks.compile as string,
@@ -71,7 +71,7 @@ Deno.test("deno compile and the release workflow embed the modules that load the
     const words = line.trim().split(/\s+/);
     const included = words.flatMap((word, i) => word === "--include" ? [words[i + 1]] : []);
     assert.deepEqual(included, [...SDK_MODULES], line);
-    assert.ok(words.includes("--lock=mcp.lock") && words.includes("--frozen"), line);
+    assert.ok(words.includes("--lock=adapters/mcp/deno.lock") && words.includes("--frozen"), line);
   }
 });
 
@@ -91,7 +91,7 @@ async function pab(flags: string[], args: string[]) {
   };
 }
 
-Deno.test("pab mcp and pab generate --server under deno.lock exit 2 with ERR_CLI_DEPENDENCY naming mcp.lock", async () => {
+Deno.test("pab mcp and pab generate --server under deno.lock exit 2 with ERR_CLI_DEPENDENCY naming adapters/mcp/deno.lock", async () => {
   const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "pab-lock-" });
   try {
     await Deno.writeTextFile(`${dir}/p.yaml`, "version: 1\n");
@@ -111,7 +111,7 @@ Deno.test("pab mcp and pab generate --server under deno.lock exit 2 with ERR_CLI
       );
       assert.match(
         result.stderr,
-        /run with --lock=mcp\.lock, which pins it: npx -y deno@2\.9\.6 run --lock=mcp\.lock /,
+        /run with --lock=adapters\/mcp\/deno\.lock, which pins it: npx -y deno@2\.9\.6 run --lock=adapters\/mcp\/deno\.lock /,
       );
     }
   } finally {

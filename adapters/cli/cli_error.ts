@@ -111,7 +111,7 @@ export class UnsafePathError extends PabError {
 /**
  * A command needs a package that the lock file it runs under does not pin:
  * `pab mcp` and `pab generate --server` need the MCP SDK, which `deno.lock`
- * leaves out (so that `deno task start` does not download it) and `mcp.lock`
+ * leaves out (so that `deno task start` does not download it) and `adapters/mcp/deno.lock`
  * pins.
  *
  * @example

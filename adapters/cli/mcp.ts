@@ -48,11 +48,11 @@ Options:
   -h, --help           Show this help
 
 Needs --allow-run (to start the server), which deno task pab does not grant:
-  deno run --lock=mcp.lock --unstable-kv --allow-net=localhost --allow-read \\
+  deno run --lock=adapters/mcp/deno.lock --unstable-kv --allow-net=localhost --allow-read \\
     --allow-write=/tmp/pab --allow-env=DENO_KV_ACCESS_TOKEN --allow-run \\
     cli.ts mcp --policy FILE -- CMD ARGS
 (--allow-run=CMD grants that one command; --unstable-kv and the store's
-folder or host are needed for --store. --lock=mcp.lock pins the MCP SDK,
+folder or host are needed for --store. --lock=adapters/mcp/deno.lock pins the MCP SDK,
 which deno.lock leaves out.)
 
 Exit codes: 0 the client or the server closed the session; 2 bad usage, a
@@ -154,7 +154,7 @@ export class RunPermissionError extends PabError {
     super(
       "ERR_CLI_PERMISSION",
       `Cannot start MCP server "${command}": pab mcp needs --allow-run, which deno task pab does not grant ` +
-        `(run: deno run --lock=mcp.lock --unstable-kv --allow-net=localhost --allow-read --allow-write=/tmp/pab ` +
+        `(run: deno run --lock=adapters/mcp/deno.lock --unstable-kv --allow-net=localhost --allow-read --allow-write=/tmp/pab ` +
         `--allow-env=DENO_KV_ACCESS_TOKEN --allow-run cli.ts mcp ...)`,
     );
     this.name = "RunPermissionError";

@@ -6,8 +6,8 @@
  * every literal `import()` of the program before it starts, and checks it
  * against the lock file, so one literal import of the SDK would make
  * `deno task start` and every `deno task pab` download it (about 95
- * packages). `deno.lock` leaves the SDK out; `mcp.lock` pins it, and the
- * commands that need it run with `--lock=mcp.lock`. `deno task compile` embeds
+ * packages). `deno.lock` leaves the SDK out; `adapters/mcp/deno.lock` pins it, and the
+ * commands that need it run with `--lock=adapters/mcp/deno.lock`. `deno task compile` embeds
  * these modules with `--include` (tests/release_test.ts keeps the list equal to
  * {@linkcode SDK_MODULES}), and `deno check` follows their types.
  *
@@ -34,7 +34,7 @@ const CLIENT = "./mcp_client.ts";
  * Load the MCP adapter for `pab mcp`. Throws `DependencyError` when the lock
  * file the program runs under does not pin the MCP SDK.
  *
- * @example Under mcp.lock or the tests' lock (deno.lock does not pin the SDK)
+ * @example Under adapters/mcp/deno.lock or the tests' lock (deno.lock does not pin the SDK)
  * ```ts
  * import assert from "node:assert/strict";
  * import { loadMcpAdapter } from "./mcp_sdk.ts";
@@ -50,7 +50,7 @@ export async function loadMcpAdapter(): Promise<typeof import("../mcp/mod.ts")> 
  * Load the MCP SDK's client for `pab generate --server`. Throws
  * `DependencyError` when the lock file does not pin the MCP SDK.
  *
- * @example Under mcp.lock or the tests' lock (deno.lock does not pin the SDK)
+ * @example Under adapters/mcp/deno.lock or the tests' lock (deno.lock does not pin the SDK)
  * ```ts
  * import assert from "node:assert/strict";
  * import { loadMcpClient } from "./mcp_sdk.ts";
@@ -70,8 +70,8 @@ async function load<T>(specifier: string, command: string, usage: string): Promi
     if (!isLockMiss(error)) throw error;
     throw new DependencyError(
       `Cannot load the MCP SDK for ${command}: the lock file it runs under does not pin it (deno.lock leaves it out ` +
-        "so that deno task start does not download it; run with --lock=mcp.lock, which pins it: " +
-        `npx -y deno@2.9.6 run --lock=mcp.lock --allow-read --allow-write=/tmp/pab --allow-run cli.ts ${usage})`,
+        "so that deno task start does not download it; run with --lock=adapters/mcp/deno.lock, which pins it: " +
+        `npx -y deno@2.9.6 run --lock=adapters/mcp/deno.lock --allow-read --allow-write=/tmp/pab --allow-run cli.ts ${usage})`,
     );
   }
 }

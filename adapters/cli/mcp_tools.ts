@@ -62,7 +62,7 @@ export async function listMcpServerTools(command: readonly string[]): Promise<{ 
       } (${
         refused
           ? "starting a server needs --allow-run and --allow-env, which deno task pab does not grant: run " +
-            "deno run --lock=mcp.lock --allow-read --allow-write=/tmp/pab --allow-run --allow-env cli.ts generate --server -- COMMAND"
+            "deno run --lock=adapters/mcp/deno.lock --allow-read --allow-write=/tmp/pab --allow-run --allow-env cli.ts generate --server -- COMMAND"
           : "check that the command starts an MCP server that speaks over stdio"
       })`,
     );

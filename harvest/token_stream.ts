@@ -2,37 +2,32 @@
  * The flat store behind `EvidenceIndex`: one stream of interned token ids for
  * every source, a chain from each text position to the previous position of
  * the same token and rank, and a chain from each field to the previous field
- * with the same hash and rank. Two 32-bit integers per token; no per-source
- * arrays, no posting lists.
+ * with the same hash and rank. No per-source arrays, no posting lists.
  *
- * The stream lives in fixed blocks of 64 Ki positions. A stream that grows is
- * never copied: a 50 MB trace costs its eight bytes per token and at most one
- * block of slack, not a copy of everything at every growth step.
+ * Both columns (token ids, and distances back along the chains) are
+ * `CompactColumn`s: about two bytes each per token, in fixed blocks that are
+ * never copied as the stream grows, so a 50 MB trace costs about four bytes
+ * per token and at most one block of slack.
  *
  * @module
  */
 
+import { CompactColumn } from "./compact_column.ts";
+
 const TEXT_START = -1;
 const FIELD_START = -2;
 const RANKS = 16;
-const BLOCK_BITS = 16;
-const BLOCK_SIZE = 1 << BLOCK_BITS;
-const BLOCK_MASK = BLOCK_SIZE - 1;
-const FIRST_BLOCK_SIZE = 512;
 const NO_CHAIN: Int32Array<ArrayBuffer> = new Int32Array(0);
 
 /** Where values were seen, as chains through one token stream (see the module doc). */
 export class TokenStream {
   /** Token ids must stay below this, so that a token and a rank make one small-integer key. */
   static readonly MAX_TOKENS: number = 2 ** 26;
-  readonly #tokenBlocks: Int32Array<ArrayBuffer>[] = [];
-  readonly #prevBlocks: Int32Array<ArrayBuffer>[] = [];
-  /** The blocks the next position goes to. */
-  #tokenBlock = NO_CHAIN;
-  #prevBlock = NO_CHAIN;
+  /** Token ids plus two (so that the markers -2 and -1 are 0 and 1), by position. */
+  readonly #tokens = new CompactColumn();
+  /** How far back the previous position of the same chain is (0: none), by position. */
+  readonly #distances = new CompactColumn();
   #length = 0;
-  /** Where the storage of the current block ends, as a stream position. */
-  #blockEnd = 0;
   /** Per rank, token id -> the last position of that token (-1: none), and how many positions its chain has. */
   readonly #headsByRank: Int32Array<ArrayBuffer>[] = [];
   readonly #countsByRank: Int32Array<ArrayBuffer>[] = [];
@@ -69,11 +64,10 @@ export class TokenStream {
   /** Append one token to the chunk of text started last. */
   push(id: number): void {
     const at = this.#length;
-    if (at === this.#blockEnd) this.#makeRoom();
     if (id >= this.#heads.length) this.#growChains(id);
-    const offset = at & BLOCK_MASK;
-    this.#tokenBlock[offset] = id;
-    this.#prevBlock[offset] = this.#heads[id];
+    const head = this.#heads[id];
+    this.#tokens.append(at, id + 2);
+    this.#distances.append(at, head < 0 ? 0 : at - head);
     this.#heads[id] = at;
     this.#counts[id]++;
     this.#length = at + 1;
@@ -158,11 +152,12 @@ export class TokenStream {
   }
 
   #tokenAt(at: number): number {
-    return this.#tokenBlocks[at >>> BLOCK_BITS][at & BLOCK_MASK];
+    return this.#tokens.get(at) - 2;
   }
 
   #prevAt(at: number): number {
-    return this.#prevBlocks[at >>> BLOCK_BITS][at & BLOCK_MASK];
+    const distance = this.#distances.get(at);
+    return distance === 0 ? -1 : at - distance;
   }
 
   #isRun(start: number, ids: Int32Array): boolean {
@@ -197,34 +192,12 @@ export class TokenStream {
     chunks.push(this.#length, sourceId, rank);
   }
 
-  /** Append a position outside any token chain (a marker, or a field's token). */
+  /** Append a position outside any token chain (a marker, or a field's token), chained to `prev` (-1: none). */
   #append(token: number, prev: number): void {
     const at = this.#length;
-    if (at === this.#blockEnd) this.#makeRoom();
-    const offset = at & BLOCK_MASK;
-    this.#tokenBlock[offset] = token;
-    this.#prevBlock[offset] = prev;
+    this.#tokens.append(at, token + 2);
+    this.#distances.append(at, prev < 0 ? 0 : at - prev);
     this.#length = at + 1;
-  }
-
-  /**
-   * Room for the next position. The first block starts small and doubles (a copy of at most one block), so that a
-   * short conversation or a child branch stays small; every later block is full size and never copied.
-   */
-  #makeRoom(): void {
-    const first = this.#tokenBlocks.length === 1 && this.#blockEnd < BLOCK_SIZE;
-    const size = first ? this.#blockEnd * 2 : this.#tokenBlocks.length === 0 ? FIRST_BLOCK_SIZE : BLOCK_SIZE;
-    const tokens = new Int32Array(size);
-    const prev = new Int32Array(size);
-    if (first) {
-      tokens.set(this.#tokenBlock);
-      prev.set(this.#prevBlock);
-      this.#tokenBlocks.pop();
-      this.#prevBlocks.pop();
-    }
-    this.#tokenBlocks.push(this.#tokenBlock = tokens);
-    this.#prevBlocks.push(this.#prevBlock = prev);
-    this.#blockEnd = (this.#tokenBlocks.length - 1) * BLOCK_SIZE + size;
   }
 
   /** Make the current rank's chains long enough for token `id`. */

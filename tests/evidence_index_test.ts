@@ -178,7 +178,11 @@ Deno.test("EvidenceIndex finds runs, fields and chains across the stream's stora
   // positions end at every offset inside some text: every run below straddles a block boundary somewhere.
   const index = new EvidenceIndex();
   const texts = 60_000;
-  for (let i = 0; i < texts; i++) index.addText(i, `alpha${i} beta${i} gamma${i} common`, i % 3);
+  for (let i = 0; i < texts; i++) {
+    // "far" recurs 150,000 positions apart: its chain links across distances kept aside.
+    const far = i % 30_000 === 0 || i === texts - 1 ? " far" : "";
+    index.addText(i, `alpha${i} beta${i} gamma${i} common${far}`, i % 3);
+  }
   index.addFields(texts, ["alpha7 beta7"], 5);
   for (let i = 0; i < texts; i += 1) {
     const found = index.find(`alpha${i} beta${i} gamma${i}`);
@@ -190,6 +194,9 @@ Deno.test("EvidenceIndex finds runs, fields and chains across the stream's stora
   // The recurring word's chain runs through every block, strongest rank first.
   assert.deepEqual([...take(index.sources("common", 0), 4)], [59_999, 59_996, 59_993, 59_990]);
   assert.equal(index.find("common").length, texts);
+  assert.deepEqual(index.find("far").map((match) => match.sourceId), [0, 30_000, 59_999]);
+  assert.deepEqual([...index.sources("far")], [59_999, 30_000, 0]);
+  assert.deepEqual(index.find("common far").map((match) => match.sourceId), [0, 30_000, 59_999]);
 });
 
 function* take<T>(items: Iterable<T>, count: number): Generator<T> {

@@ -105,7 +105,13 @@ export class EvidenceIndex {
   #scan(text: string): void {
     writingTable = this.#tokenIds;
     writingStream = this.#stream;
-    scanText(text, pushToken, pushPlain);
+    try {
+      scanText(text, pushToken, pushPlain);
+    } finally {
+      // Let go of this index: a module variable must not keep a dropped guard's evidence alive.
+      writingTable = NO_TABLE;
+      writingStream = NO_STREAM;
+    }
   }
 
   /**
@@ -270,8 +276,10 @@ export class EvidenceIndex {
  * Where the two sinks below write: set by `#scan` before each scan (scans never nest). Every index shares the same
  * two functions, so the scanner's calls to them stay monomorphic however many indexes a process makes.
  */
-let writingTable: TokenTable;
-let writingStream: TokenStream;
+const NO_TABLE = new TokenTable();
+const NO_STREAM = new TokenStream();
+let writingTable = NO_TABLE;
+let writingStream = NO_STREAM;
 
 function pushToken(token: string): void {
   writingStream.push(writingTable.intern(token, TokenStream.MAX_TOKENS));

@@ -154,16 +154,25 @@ function naiveFind(sources: readonly Source[], value: string): number[] {
 
 /**
  * Bytes in use: the V8 heap and the buffers outside it (the index's typed arrays live there). Dead buffers are
- * freed in the background after a collection, hence the pause between two.
+ * released in the background and accounted at the next collection, so collect and pause until the figure stops
+ * falling.
  */
 async function heapUsed(): Promise<number> {
   const collect = (globalThis as { gc?: () => void }).gc;
-  for (let round = 0; collect && round < 2; round++) {
-    collect();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  const current = () => Deno.memoryUsage().heapUsed + Deno.memoryUsage().external;
+  if (!collect) return current();
+  let last = Infinity;
+  for (let round = 0; round < 20; round++) {
+    // A collection finishes releasing the buffers the previous one found dead: collect twice, pausing after each.
+    for (let pass = 0; pass < 2; pass++) {
+      collect();
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const now = current();
+    if (now >= last - 4096) return Math.min(now, last);
+    last = now;
   }
-  const usage = Deno.memoryUsage();
-  return usage.heapUsed + usage.external;
+  return last;
 }
 
 /** A flat copy of a string built by concatenation, so that flattening it later does not change the heap. */
@@ -245,6 +254,18 @@ function makeOutputs(kind: "text" | "json", outputBytes: number, total: number, 
 /** How much output of each kind is recorded before the measured recording, so that the JIT has settled. */
 const WARM_UP_BYTES = 4_000_000;
 
+/** Record WARM_UP_BYTES of other outputs of the same kind and size, keeping nothing (so no heap figure sees it). */
+function warmUp(kind: "text" | "json", outputBytes: number): void {
+  const tool = kind === "text" ? "read_inbox" : "search_records";
+  const guard = new Guard(POLICY);
+  const index = new EvidenceIndex();
+  makeOutputs(kind, outputBytes, WARM_UP_BYTES, seededRandom(outputBytes + 1)).forEach((output, id) => {
+    guard.record(tool, output);
+    if (kind === "text") index.addText(id, output, 0);
+    else index.addStructured(id, JSON.parse(output), 0);
+  });
+}
+
 /**
  * Steady-state throughput: one warm-up pass over other outputs of the same kind and size (so the JIT has compiled
  * the recording path for them, as in a long session), then a fresh guard and a fresh index record the measured ones.
@@ -252,14 +273,7 @@ const WARM_UP_BYTES = 4_000_000;
 async function measureRecord(kind: "text" | "json", outputBytes: number, budget: number): Promise<RecordResult> {
   const total = Math.max(outputBytes, budget);
   const tool = kind === "text" ? "read_inbox" : "search_records";
-  const warmUp = makeOutputs(kind, outputBytes, WARM_UP_BYTES, seededRandom(outputBytes + 1));
-  const warmGuard = new Guard(POLICY);
-  const warmIndex = new EvidenceIndex();
-  warmUp.forEach((output, id) => {
-    warmGuard.record(tool, output);
-    if (kind === "text") warmIndex.addText(id, output, 0);
-    else warmIndex.addStructured(id, JSON.parse(output), 0);
-  });
+  warmUp(kind, outputBytes);
   const outputs = makeOutputs(kind, outputBytes, total, seededRandom(outputBytes));
   const recorded = outputs.reduce((sum, output) => sum + output.length, 0);
   const guard = await recording(recorded, () => {

@@ -23,6 +23,7 @@
  * @module
  */
 import { tokenize } from "./normalize.ts";
+import { ownCopy } from "./own_copy.ts";
 import { scanText } from "./scan_text.ts";
 import { TokenStream } from "./token_stream.ts";
 import { TokenTable } from "./token_table.ts";
@@ -161,7 +162,7 @@ export class EvidenceIndex {
     const start = this.#stream.length;
     this.#scan(text);
     if (this.#shortLeaves.size >= SHORT_LEAVES_KEPT) this.#shortLeaves.clear();
-    this.#shortLeaves.set(text, this.#stream.tokensFrom(start));
+    this.#shortLeaves.set(ownCopy(text), this.#stream.tokensFrom(start));
   }
 
   /** Index complete field values: only a value equal to a whole field is evidence. */
@@ -249,7 +250,7 @@ export class EvidenceIndex {
     if (known !== undefined) return known ?? undefined;
     const ids = this.#readIds(value);
     if (this.#lookups.size >= LOOKUPS_KEPT) this.#lookups.clear();
-    this.#lookups.set(value, ids ?? null);
+    this.#lookups.set(ownCopy(value), ids ?? null);
     return ids;
   }
 

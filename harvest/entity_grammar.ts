@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { ownCopy } from "./own_copy.ts";
 import { toAsciiHost } from "./punycode.ts";
 
 /** Currency symbols and the ISO code each stands for. */
@@ -61,7 +62,7 @@ export function currencyOf(word: string): string | undefined {
  */
 export function amountTokens(core: string): readonly string[] | undefined {
   // The scanner asks twice for the same core (as the start of `1,000 USD`, then on its own): answer from the last.
-  if (core !== lastAmount.core) lastAmount = { core, tokens: readAmount(core) };
+  if (core !== lastAmount.core) lastAmount = { core: ownCopy(core), tokens: readAmount(core) };
   return lastAmount.tokens;
 }
 
@@ -210,7 +211,7 @@ export function canonicalHost(host: string, anyTld = false): string | undefined 
   if (cached !== undefined || known.has(host)) return cached;
   if (known.size >= HOST_MEMORY) known.clear();
   const canonical = readHost(host, anyTld);
-  known.set(host, canonical);
+  known.set(ownCopy(host), canonical === undefined ? undefined : ownCopy(canonical));
   return canonical;
 }
 

@@ -23,6 +23,7 @@
  * @module
  */
 import { tokenize } from "./normalize.ts";
+import { ownCopy } from "./own_copy.ts";
 import { scanText } from "./scan_text.ts";
 import { TokenStream } from "./token_stream.ts";
 import { TokenTable } from "./token_table.ts";
@@ -105,7 +106,13 @@ export class EvidenceIndex {
   #scan(text: string): void {
     writingTable = this.#tokenIds;
     writingStream = this.#stream;
-    scanText(text, pushToken, pushPlain);
+    try {
+      scanText(text, pushToken, pushPlain);
+    } finally {
+      // Let go of this index: a module variable must not keep a dropped guard's evidence alive.
+      writingTable = NO_TABLE;
+      writingStream = NO_STREAM;
+    }
   }
 
   /**
@@ -155,7 +162,7 @@ export class EvidenceIndex {
     const start = this.#stream.length;
     this.#scan(text);
     if (this.#shortLeaves.size >= SHORT_LEAVES_KEPT) this.#shortLeaves.clear();
-    this.#shortLeaves.set(text, this.#stream.tokensFrom(start));
+    this.#shortLeaves.set(ownCopy(text), this.#stream.tokensFrom(start));
   }
 
   /** Index complete field values: only a value equal to a whole field is evidence. */
@@ -243,7 +250,7 @@ export class EvidenceIndex {
     if (known !== undefined) return known ?? undefined;
     const ids = this.#readIds(value);
     if (this.#lookups.size >= LOOKUPS_KEPT) this.#lookups.clear();
-    this.#lookups.set(value, ids ?? null);
+    this.#lookups.set(ownCopy(value), ids ?? null);
     return ids;
   }
 
@@ -270,8 +277,10 @@ export class EvidenceIndex {
  * Where the two sinks below write: set by `#scan` before each scan (scans never nest). Every index shares the same
  * two functions, so the scanner's calls to them stay monomorphic however many indexes a process makes.
  */
-let writingTable: TokenTable;
-let writingStream: TokenStream;
+const NO_TABLE = new TokenTable();
+const NO_STREAM = new TokenStream();
+let writingTable = NO_TABLE;
+let writingStream = NO_STREAM;
 
 function pushToken(token: string): void {
   writingStream.push(writingTable.intern(token, TokenStream.MAX_TOKENS));

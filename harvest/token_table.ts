@@ -9,6 +9,7 @@
  */
 
 import { FNV_OFFSET, FNV_PRIME } from "./scan_text.ts";
+import { ownCopy } from "./own_copy.ts";
 
 /**
  * Distinct tokens, each with an id (0, 1, 2, ... in the order first seen).
@@ -101,7 +102,7 @@ export class TokenTable {
   #add(token: string, hash: number, at: number, limit: number): number {
     const id = this.#tokens.length;
     if (id >= limit) throw new RangeError(`Cannot index more than ${limit} distinct tokens in one session`);
-    this.#tokens.push(token);
+    this.#tokens.push(ownCopy(token));
     if (id >= this.#hashes.length) {
       const bigger = new Int32Array(this.#hashes.length * 2);
       bigger.set(this.#hashes);

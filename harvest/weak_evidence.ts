@@ -7,6 +7,7 @@
  */
 import { canonicalEntity } from "./entities.ts";
 import { normalizeText } from "./normalize.ts";
+import { ownCopy } from "./own_copy.ts";
 
 /** Words any source may contain by chance. */
 const COMMON = new Set(
@@ -37,7 +38,7 @@ export function weakEvidence(value: string): string | undefined {
   if (known !== undefined) return known ?? undefined;
   const weakness = readWeakness(value);
   if (REMEMBERED.size >= REMEMBERED_COUNT) REMEMBERED.clear();
-  REMEMBERED.set(value, weakness ?? null);
+  REMEMBERED.set(ownCopy(value), weakness ?? null);
   return weakness;
 }
 

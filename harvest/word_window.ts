@@ -56,6 +56,8 @@ export class WordWindow {
 
   /** Start at the word `text[start, end)`, which becomes word 0. */
   reset(text: string, start: number, end: number): void {
+    // Drop the words cut from the previous text: a spare window must not keep that text alive.
+    for (let k = 1; k < this.#count; k++) this.#words[k] = "";
     this.#text = text;
     this.#words[0] = text.slice(start, end);
     this.#ends[0] = end;

@@ -21,7 +21,8 @@ Measure Guard.decide and EvidenceIndex.vouch at 10 KB, 100 KB, 1 MB and 10 MB
 of mixed context for an address that recurs in every source (~140 per MB) and
 a rare one, allowed and blocked; a naive rescan (up to 1 MB); record throughput
 and heap per recorded MB (1 KB, 100 KB, 10 MB outputs, each after a warm-up
-over 4 MB of other outputs of the same kind); planRecovery at 1 MB.
+over 4 MB of other outputs of the same kind; the median of 5 recordings);
+planRecovery at 1 MB.
 Heap figures need a forced GC: deno run --v8-flags=--expose-gc cli.ts bench perf
 
 Options:
@@ -154,16 +155,25 @@ function naiveFind(sources: readonly Source[], value: string): number[] {
 
 /**
  * Bytes in use: the V8 heap and the buffers outside it (the index's typed arrays live there). Dead buffers are
- * freed in the background after a collection, hence the pause between two.
+ * released in the background and accounted at the next collection, so collect and pause until the figure stops
+ * falling.
  */
 async function heapUsed(): Promise<number> {
   const collect = (globalThis as { gc?: () => void }).gc;
-  for (let round = 0; collect && round < 2; round++) {
-    collect();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  const current = () => Deno.memoryUsage().heapUsed + Deno.memoryUsage().external;
+  if (!collect) return current();
+  let last = Infinity;
+  for (let round = 0; round < 20; round++) {
+    // A collection finishes releasing the buffers the previous one found dead: collect twice, pausing after each.
+    for (let pass = 0; pass < 2; pass++) {
+      collect();
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const now = current();
+    if (now >= last - 4096) return Math.min(now, last);
+    last = now;
   }
-  const usage = Deno.memoryUsage();
-  return usage.heapUsed + usage.external;
+  return last;
 }
 
 /** A flat copy of a string built by concatenation, so that flattening it later does not change the heap. */
@@ -245,6 +255,18 @@ function makeOutputs(kind: "text" | "json", outputBytes: number, total: number, 
 /** How much output of each kind is recorded before the measured recording, so that the JIT has settled. */
 const WARM_UP_BYTES = 4_000_000;
 
+/** Record WARM_UP_BYTES of other outputs of the same kind and size, keeping nothing (so no heap figure sees it). */
+function warmUp(kind: "text" | "json", outputBytes: number): void {
+  const tool = kind === "text" ? "read_inbox" : "search_records";
+  const guard = new Guard(POLICY);
+  const index = new EvidenceIndex();
+  makeOutputs(kind, outputBytes, WARM_UP_BYTES, seededRandom(outputBytes + 1)).forEach((output, id) => {
+    guard.record(tool, output);
+    if (kind === "text") index.addText(id, output, 0);
+    else index.addStructured(id, JSON.parse(output), 0);
+  });
+}
+
 /**
  * Steady-state throughput: one warm-up pass over other outputs of the same kind and size (so the JIT has compiled
  * the recording path for them, as in a long session), then a fresh guard and a fresh index record the measured ones.
@@ -252,14 +274,7 @@ const WARM_UP_BYTES = 4_000_000;
 async function measureRecord(kind: "text" | "json", outputBytes: number, budget: number): Promise<RecordResult> {
   const total = Math.max(outputBytes, budget);
   const tool = kind === "text" ? "read_inbox" : "search_records";
-  const warmUp = makeOutputs(kind, outputBytes, WARM_UP_BYTES, seededRandom(outputBytes + 1));
-  const warmGuard = new Guard(POLICY);
-  const warmIndex = new EvidenceIndex();
-  warmUp.forEach((output, id) => {
-    warmGuard.record(tool, output);
-    if (kind === "text") warmIndex.addText(id, output, 0);
-    else warmIndex.addStructured(id, JSON.parse(output), 0);
-  });
+  warmUp(kind, outputBytes);
   const outputs = makeOutputs(kind, outputBytes, total, seededRandom(outputBytes));
   const recorded = outputs.reduce((sum, output) => sum + output.length, 0);
   const guard = await recording(recorded, () => {
@@ -288,22 +303,36 @@ async function measureRecord(kind: "text" | "json", outputBytes: number, budget:
   };
 }
 
-/** Throughput and retained memory of `work`, which records `recorded` characters and returns what holds them. */
+/** How many times each recording is timed; the median is reported. */
+const RECORD_REPEATS = 5;
+
+/**
+ * Throughput and retained memory of `work`, which records `recorded` characters into something new and returns
+ * it. The heap figure comes from the first run (a collection before and after); the rates are the medians of
+ * RECORD_REPEATS runs, each into a fresh guard or index, as the collector's state differs from run to run.
+ */
 async function recording(
   recorded: number,
   work: () => unknown,
 ): Promise<{ mbPerSecond: number; cpuMbPerSecond: number; heapMbPerMb: number }> {
-  const before = await heapUsed();
-  const [start, cpu] = [performance.now(), process.cpuUsage()];
-  const kept = work();
-  const seconds = (performance.now() - start) / 1000;
-  const used = process.cpuUsage(cpu);
-  const heap = await heapUsed() - before;
-  if (!kept) throw new Error("Cannot measure a recording that keeps nothing");
   const megabytes = recorded / 1e6;
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  let heap = 0;
+  for (let run = 0; run < RECORD_REPEATS; run++) {
+    const before = run === 0 ? await heapUsed() : 0;
+    const [start, cpuStart] = [performance.now(), process.cpuUsage()];
+    const kept = work();
+    const seconds = (performance.now() - start) / 1000;
+    const used = process.cpuUsage(cpuStart);
+    if (run === 0) heap = await heapUsed() - before;
+    if (!kept) throw new Error("Cannot measure a recording that keeps nothing");
+    wall.push(megabytes / seconds);
+    cpu.push(megabytes / ((used.user + used.system) / 1e6));
+  }
   return {
-    mbPerSecond: round(megabytes / seconds),
-    cpuMbPerSecond: round(megabytes / ((used.user + used.system) / 1e6)),
+    mbPerSecond: round(percentile(wall, 0.5)),
+    cpuMbPerSecond: round(percentile(cpu, 0.5)),
     heapMbPerMb: round(Math.max(0, heap) / recorded),
   };
 }

@@ -126,9 +126,13 @@ function percentile(samples: number[], p: number): number {
 
 type Latency = { readonly p50: number; readonly p99: number };
 
-/** Microseconds per call, `samples` calls after a warm-up. */
+/**
+ * Microseconds per call, `samples` calls after as many warm-up calls and (when the process allows it) a collection:
+ * the steady state, not the collector's work left over from building the context.
+ */
 function latency(samples: number, call: () => void): Latency {
-  for (let i = 0; i < Math.min(100, samples); i++) call();
+  for (let i = 0; i < samples; i++) call();
+  (globalThis as { gc?: () => void }).gc?.();
   const times: number[] = [];
   for (let i = 0; i < samples; i++) {
     const start = performance.now();

@@ -24,7 +24,7 @@
  */
 import { tokenize } from "./normalize.ts";
 import { ownCopy } from "./own_copy.ts";
-import { scanTextInto, type TokenWriter } from "./scan_text.ts";
+import { scanText } from "./scan_text.ts";
 import { TokenStream } from "./token_stream.ts";
 import { TokenTable } from "./token_table.ts";
 
@@ -79,7 +79,6 @@ export class EvidenceIndex {
   readonly #stream = new TokenStream();
   /** This index's stream, then its parent's, grandparent's, ... */
   readonly #lineage: readonly TokenStream[];
-  readonly #writer: IndexWriter;
   /** Values looked up recently and their ids (`null`: not indexed), valid while the table has `#lookupSize` tokens. */
   readonly #lookups = new Map<string, Int32Array | null>();
   #lookupSize = -1;
@@ -90,7 +89,6 @@ export class EvidenceIndex {
   constructor(parent?: EvidenceIndex) {
     this.#tokenIds = parent ? parent.#tokenIds : new TokenTable();
     this.#lineage = parent ? [this.#stream, ...parent.#lineage] : [this.#stream];
-    this.#writer = new IndexWriter(this.#tokenIds, this.#stream);
   }
 
   /** A child index that sees this one's sources and keeps its own apart. */
@@ -106,7 +104,15 @@ export class EvidenceIndex {
 
   /** Scan `text` into this index's stream, after the caller started a text. */
   #scan(text: string): void {
-    scanTextInto(text, this.#writer);
+    writingTable = this.#tokenIds;
+    writingStream = this.#stream;
+    try {
+      scanText(text, pushToken, pushPlain);
+    } finally {
+      // Let go of this index: a module variable must not keep a dropped guard's evidence alive.
+      writingTable = NO_TABLE;
+      writingStream = NO_STREAM;
+    }
   }
 
   /**
@@ -267,23 +273,21 @@ export class EvidenceIndex {
   }
 }
 
-/** Writes scanned tokens into one index's stream; one class for every index, so the scanner's calls stay direct. */
-class IndexWriter implements TokenWriter {
-  readonly #table: TokenTable;
-  readonly #stream: TokenStream;
+/**
+ * Where the two sinks below write: set by `#scan` before each scan (scans never nest). Every index shares the same
+ * two functions, so the scanner's calls to them stay monomorphic however many indexes a process makes.
+ */
+const NO_TABLE = new TokenTable();
+const NO_STREAM = new TokenStream();
+let writingTable = NO_TABLE;
+let writingStream = NO_STREAM;
 
-  constructor(table: TokenTable, stream: TokenStream) {
-    this.#table = table;
-    this.#stream = stream;
-  }
+function pushToken(token: string): void {
+  writingStream.push(writingTable.intern(token, TokenStream.MAX_TOKENS));
+}
 
-  token(token: string): void {
-    this.#stream.push(this.#table.intern(token, TokenStream.MAX_TOKENS));
-  }
-
-  word(text: string, start: number, end: number, hash: number): void {
-    this.#stream.push(this.#table.internLowerAscii(text, start, end, hash, TokenStream.MAX_TOKENS));
-  }
+function pushPlain(folded: string, start: number, end: number, hash: number): void {
+  writingStream.push(writingTable.internLowerAscii(folded, start, end, hash, TokenStream.MAX_TOKENS));
 }
 
 function checkRank(rank: number): number {

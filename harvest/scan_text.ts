@@ -49,67 +49,23 @@ function plainLength(word: string): number {
   return k;
 }
 
-/** FNV-1a's offset basis and prime, as {@linkcode TokenWriter.word} receives plain words' hashes. */
+/**
+ * Receives a plain word as `text[start, end)`, ASCII letters only, to be read lowercased, with `hash`, the 32-bit
+ * FNV-1a hash of its lowercased UTF-16 codes (so an interning table need not read it twice).
+ */
+export type PlainSink = (text: string, start: number, end: number, hash: number) => void;
+
+/** FNV-1a's offset basis and prime, as {@linkcode PlainSink} hashes. */
 export const FNV_OFFSET = 0x811c9dc5;
 export const FNV_PRIME = 0x01000193;
 
-/** What the evidence index gives the scanner to write into: one class, so the scanner's calls to it stay direct. */
-export interface TokenWriter {
-  /** Append a token. */
-  token(token: string): void;
-  /**
-   * Append the plain word `text[start, end)` (ASCII letters only) read lowercased, with `hash`, the FNV-1a hash of
-   * its lowercased UTF-16 codes (so an interning table need not read it twice).
-   */
-  word(text: string, start: number, end: number, hash: number): void;
-}
-
 /**
- * Where the scan under way sends its tokens: a writer (the index), or a sink (everyone else). The scanner's inner
- * functions all call {@linkcode emit}, one function, so their calls stay monomorphic whoever is listening, and the
- * index's path through `emit` is inlined. A sink may scan again: `scan` saves and restores these.
+ * Send every token of `text` to `sink`, in order. A plain word (ASCII letters only) goes to `plain` when given, as
+ * its place in the folded text, so a caller that interns tokens need not cut it out.
  */
-let activeWriter: TokenWriter | undefined;
-let activeSink: TokenSink = () => {};
-
-function emit(token: string, raw?: string): void {
-  if (activeWriter !== undefined) activeWriter.token(token);
-  else activeSink(token, raw);
-}
-
-function emitWord(text: string, start: number, end: number, hash: number): void {
-  if (activeWriter !== undefined) activeWriter.word(text, start, end, hash);
-  else activeSink(text.slice(start, end).toLowerCase());
-}
-
-/** Send every token of `text` to `sink`, in order. */
-export function scanText(text: string, sink: TokenSink): void {
-  const [writer, outer] = [activeWriter, activeSink];
-  activeWriter = undefined;
-  activeSink = sink;
-  try {
-    scan(text);
-  } finally {
-    activeWriter = writer;
-    activeSink = outer;
-  }
-}
-
-/** Write every token of `text` into `writer`, in order: plain words as their place in the folded text. */
-export function scanTextInto(text: string, writer: TokenWriter): void {
-  const [outerWriter, outer] = [activeWriter, activeSink];
-  activeWriter = writer;
-  try {
-    scan(text);
-  } finally {
-    // Let go of the writer: a module variable must not keep a dropped index alive.
-    activeWriter = outerWriter;
-    activeSink = outer;
-  }
-}
-
-function scan(text: string): void {
+export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void {
   const folded = joinSpacedAt(foldText(text));
+  const emit = plain ?? ((from: string, start: number, end: number) => sink(from.slice(start, end).toLowerCase()));
   const window = SPARE_WINDOWS.pop() ?? new WordWindow();
   const length = folded.length;
   let i = 0;
@@ -120,7 +76,7 @@ function scan(text: string): void {
       continue;
     }
     if (kind === 2) {
-      emit(folded[i++]);
+      sink(folded[i++]);
       continue;
     }
     const start = i;
@@ -136,25 +92,25 @@ function scan(text: string): void {
     while (i < length && isQuickCloser(folded.charCodeAt(i))) i++;
     const end = i < length && charKind(folded.charCodeAt(i)) === 0 ? wordEnd(folded, i) : i;
     if (letters > start && end === i && !(upper === 3 && letters === end && end - start === 3)) {
-      emitWord(folded, start, letters, hash);
-      for (let j = letters; j < end; j++) emit(folded[j]);
+      emit(folded, start, letters, hash);
+      for (let j = letters; j < end; j++) sink(folded[j]);
       continue;
     }
     if (end === length && end - start < 8 && isDigits(folded, start, end)) {
       // A short whole number that ends the text (a JSON number, an id) joins nothing: what typedTokens reads.
       const digits = folded.slice(start, end);
-      emit(`num:${digits}`, digits);
+      sink(`num:${digits}`, digits);
       break;
     }
     if (
-      (scanSwitches.bareNumbers && scanBareNumber(folded, start, end, emit)) ||
-      (scanSwitches.compoundWords && scanCompoundWord(folded, start, end, emit))
+      (scanSwitches.bareNumbers && scanBareNumber(folded, start, end, sink)) ||
+      (scanSwitches.compoundWords && scanCompoundWord(folded, start, end, sink))
     ) {
       i = end;
       continue;
     }
     window.reset(folded, start, end);
-    i = window.end(scanFirst(window, emit));
+    i = window.end(scanFirst(window, sink));
   }
   window.reset("", 0, 0);
   SPARE_WINDOWS.push(window);

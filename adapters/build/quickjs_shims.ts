@@ -6,7 +6,7 @@
  * | API | where the core uses it | without it |
  * | --- | --- | --- |
  * | `TextEncoder` | `core/fingerprint.ts`: `sha256Hex` encodes the canonical JSON of every call as UTF-8 | every call is blocked with a `guard-error` gap (`'TextEncoder' is not defined`): the guard fails closed |
- * | `structuredClone` | `guard/tool_call.ts`: every call is decided and run on a private copy of the arguments | the arguments cannot be copied, so every call is blocked with a `guard-error` gap (fail closed) |
+ * | `structuredClone` | `guard/guard.ts`: `propose()` hands the tool its own copy of the frozen arguments the call was decided on | decisions still work; every proposed call is blocked with a `guard-error` gap (fail closed) |
  *
  * The core bundle names no other Web API that QuickJS lacks. `tests/quickjs_test.ts`
  * lists every Web API the bundle names that QuickJS lacks and fails when a

@@ -151,7 +151,7 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
       ? parsedAlready ?? parseJsonObject(item.output)
       : undefined;
     if (json !== undefined && !nestsDeeperThan(json, LEAF_DEPTH_LIMIT)) {
-      branch.addSource(name, { trust, label, structured: json });
+      branch.addSource(name, { trust, label, structured: json, designated });
       return [];
     }
     const leaves = typeof item.output === "string"

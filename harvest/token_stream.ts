@@ -4,15 +4,15 @@
  * the same token and rank, and a chain from each field to the previous field
  * with the same hash and rank. No per-source arrays, no posting lists.
  *
- * Both columns (token ids, and distances back along the chains) are
- * `CompactColumn`s: about two bytes each per token, in fixed blocks that are
+ * Both (token ids, and distances back along the chains) live in
+ * `CompactPairs`: about two bytes each per token, in fixed blocks that are
  * never copied as the stream grows, so a 50 MB trace costs about four bytes
  * per token and at most one block of slack.
  *
  * @module
  */
 
-import { CompactColumn } from "./compact_column.ts";
+import { CompactPairs } from "./compact_pairs.ts";
 
 const TEXT_START = -1;
 const FIELD_START = -2;
@@ -23,10 +23,11 @@ const NO_CHAIN: Int32Array<ArrayBuffer> = new Int32Array(0);
 export class TokenStream {
   /** Token ids must stay below this, so that a token and a rank make one small-integer key. */
   static readonly MAX_TOKENS: number = 2 ** 26;
-  /** Token ids plus two (so that the markers -2 and -1 are 0 and 1), by position. */
-  readonly #tokens = new CompactColumn();
-  /** How far back the previous position of the same chain is (0: none), by position. */
-  readonly #distances = new CompactColumn();
+  /**
+   * By position: the token id plus two (so that the markers -2 and -1 are 0 and 1), and how far back the previous
+   * position of the same chain is (0: none).
+   */
+  readonly #cells = new CompactPairs();
   #length = 0;
   /** Per rank, token id -> the last position of that token (-1: none), and how many positions its chain has. */
   readonly #headsByRank: Int32Array<ArrayBuffer>[] = [];
@@ -66,8 +67,7 @@ export class TokenStream {
     const at = this.#length;
     if (id >= this.#heads.length) this.#growChains(id);
     const head = this.#heads[id];
-    this.#tokens.append(at, id + 2);
-    this.#distances.append(at, head < 0 ? 0 : at - head);
+    this.#cells.append(at, id + 2, head < 0 ? 0 : at - head);
     this.#heads[id] = at;
     this.#counts[id]++;
     this.#length = at + 1;
@@ -152,11 +152,11 @@ export class TokenStream {
   }
 
   #tokenAt(at: number): number {
-    return this.#tokens.get(at) - 2;
+    return this.#cells.first(at) - 2;
   }
 
   #prevAt(at: number): number {
-    const distance = this.#distances.get(at);
+    const distance = this.#cells.second(at);
     return distance === 0 ? -1 : at - distance;
   }
 
@@ -195,8 +195,7 @@ export class TokenStream {
   /** Append a position outside any token chain (a marker, or a field's token), chained to `prev` (-1: none). */
   #append(token: number, prev: number): void {
     const at = this.#length;
-    this.#tokens.append(at, token + 2);
-    this.#distances.append(at, prev < 0 ? 0 : at - prev);
+    this.#cells.append(at, token + 2, prev < 0 ? 0 : at - prev);
     this.#length = at + 1;
   }
 

@@ -48,6 +48,9 @@ export interface RecordContext {
   readonly ledger: Ledger;
 }
 
+/** The strictest label: nobody may read, nothing vouches. */
+const STRICTEST: PartialLabel = knownLabel(makeLabel([], "suspicious"));
+
 /**
  * Record a tool's output under its label. A malformed `options.label` makes
  * the branch take the strictest label, records the output under it, and then
@@ -59,7 +62,7 @@ export interface RecordContext {
 export function recordOutput(context: RecordContext, tool: string, output: unknown, options: RecordOptions): void {
   const { policy, branch, ledger } = context;
   branch.assertOpen();
-  const strictest = knownLabel(makeLabel([], "suspicious"));
+  const strictest = STRICTEST;
   let declared: PartialLabel;
   try {
     declared = incomingLabel(policy, tool, options.args ?? {});
@@ -187,8 +190,6 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
   return deep.map((leaf) => leaf.path || "(root)");
 }
 
-/** The last property name of a leaf path: `[3].subject` -> `subject` (linear: keys may be long and hostile). */
-/** Whether a decoded JSON value nests objects or arrays more than `limit` levels (iterative: depth is hostile). */
 /** Whether `value` has an object or array nested `limit` levels deep or more. Allocates nothing on the way. */
 function nestsDeeperThan(value: unknown, limit: number, depth = 0): boolean {
   if (typeof value !== "object" || value === null) return false;

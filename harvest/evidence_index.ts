@@ -83,7 +83,8 @@ export class EvidenceIndex {
   readonly #lookups = new Map<string, Int32Array | null>();
   #lookupSize = -1;
   /** Token ids of short structured keys and leaves seen recently (see `#addLeaf`). */
-  readonly #shortLeaves = new Map<string, number[]>();
+  #shortLeaves = new Map<string, number[]>();
+  #olderLeaves = new Map<string, number[]>();
 
   /** Make an empty index, or a child of `parent`. */
   constructor(parent?: EvidenceIndex) {
@@ -154,15 +155,30 @@ export class EvidenceIndex {
   #addLeaf(sourceId: number, text: string, rank: number): void {
     this.#stream.startText(sourceId, rank);
     if (text.length > SHORT_LEAF) return this.#scan(text);
-    const known = this.#shortLeaves.get(text);
+    let known = this.#shortLeaves.get(text);
+    if (known === undefined) {
+      known = this.#olderLeaves.get(text);
+      if (known !== undefined) this.#keepLeaf(text, known);
+    }
     if (known !== undefined) {
       for (let i = 0; i < known.length; i++) this.#stream.push(known[i]);
       return;
     }
     const start = this.#stream.length;
     this.#scan(text);
-    if (this.#shortLeaves.size >= SHORT_LEAVES_KEPT) this.#shortLeaves.clear();
-    this.#shortLeaves.set(ownCopy(text), this.#stream.tokensFrom(start));
+    this.#keepLeaf(ownCopy(text), this.#stream.tokensFrom(start));
+  }
+
+  /**
+   * Remember a short leaf's ids. Two generations: when the recent one is full it becomes the older one, and a leaf
+   * found there moves back, so values that recur (keys, addresses) outlive a stream of one-off ones.
+   */
+  #keepLeaf(text: string, ids: number[]): void {
+    if (this.#shortLeaves.size >= SHORT_LEAVES_KEPT) {
+      this.#olderLeaves = this.#shortLeaves;
+      this.#shortLeaves = new Map();
+    }
+    this.#shortLeaves.set(text, ids);
   }
 
   /** Index complete field values: only a value equal to a whole field is evidence. */

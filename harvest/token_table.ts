@@ -5,11 +5,15 @@
  * ({@linkcode TokenTable.internLowerAscii}) without cutting a string out of it:
  * a word seen before costs no allocation.
  *
+ * The tokens' characters live in one growing array, not as strings: a table of
+ * a million distinct tokens (ids, numbers, names in a long session) is a few
+ * arrays for the collector, not a million small objects, and it can never keep
+ * a tool output alive through a piece cut out of it.
+ *
  * @module
  */
 
 import { FNV_OFFSET, FNV_PRIME } from "./scan_text.ts";
-import { ownCopy } from "./own_copy.ts";
 
 /**
  * Distinct tokens, each with an id (0, 1, 2, ... in the order first seen).
@@ -30,7 +34,11 @@ import { ownCopy } from "./own_copy.ts";
  * ```
  */
 export class TokenTable {
-  #tokens: string[] = [];
+  /** Every token's UTF-16 codes, one after another; token `id` is `#chars[#starts[id], #starts[id + 1])`. */
+  #chars = new Uint16Array(4096);
+  #charCount = 0;
+  #starts = new Int32Array(257);
+  #count = 0;
   #hashes = new Int32Array(256);
   /** id + 1 per slot; 0 is an empty slot. Always at most half full. */
   #slots = new Int32Array(512);
@@ -39,19 +47,17 @@ export class TokenTable {
 
   /** How many distinct tokens the table holds. */
   get size(): number {
-    return this.#tokens.length;
+    return this.#count;
   }
 
   /** The id of `token`, or `undefined` when it was never interned. */
   get(token: string): number | undefined {
-    let hash = FNV_OFFSET;
-    for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), FNV_PRIME);
-    hash |= 0;
+    const hash = hashOf(token);
     const mask = this.#slots.length - 1;
     for (let at = hash & mask;; at = (at + 1) & mask) {
       const entry = this.#slots[at];
       if (entry === 0) return undefined;
-      if (this.#hashes[entry - 1] === hash && this.#tokens[entry - 1] === token) return entry - 1;
+      if (this.#hashes[entry - 1] === hash && this.#equals(entry - 1, token)) return entry - 1;
     }
   }
 
@@ -59,20 +65,21 @@ export class TokenTable {
   intern(token: string, limit: number): number {
     const single = token.length === 1 ? token.charCodeAt(0) : 128;
     if (single < 128 && this.#ascii[single] > 0) return this.#ascii[single] - 1;
-    let hash = FNV_OFFSET;
-    for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), FNV_PRIME);
-    hash |= 0;
+    const hash = hashOf(token);
     const mask = this.#slots.length - 1;
     let at = hash & mask;
     for (;; at = (at + 1) & mask) {
       const entry = this.#slots[at];
       if (entry === 0) break;
-      if (this.#hashes[entry - 1] === hash && this.#tokens[entry - 1] === token) {
+      if (this.#hashes[entry - 1] === hash && this.#equals(entry - 1, token)) {
         if (single < 128) this.#ascii[single] = entry;
         return entry - 1;
       }
     }
-    const id = this.#add(token, hash, at, limit);
+    const id = this.#add(hash, at, limit, token.length);
+    const chars = this.#chars;
+    let to = this.#starts[id];
+    for (let i = 0; i < token.length; i++) chars[to++] = token.charCodeAt(i);
     if (single < 128) this.#ascii[single] = id + 1;
     return id;
   }
@@ -90,26 +97,42 @@ export class TokenTable {
       const entry = this.#slots[at];
       if (entry === 0) break;
       if (this.#hashes[entry - 1] !== hash) continue;
-      const token = this.#tokens[entry - 1];
-      if (token.length !== length) continue;
+      const from = this.#starts[entry - 1];
+      if (this.#starts[entry] - from !== length) continue;
+      const chars = this.#chars;
       let k = 0;
-      while (k < length && token.charCodeAt(k) === (text.charCodeAt(start + k) | 32)) k++;
+      while (k < length && chars[from + k] === (text.charCodeAt(start + k) | 32)) k++;
       if (k === length) return entry - 1;
     }
-    return this.#add(text.slice(start, end).toLowerCase(), hash, at, limit);
+    const id = this.#add(hash, at, limit, length);
+    const chars = this.#chars;
+    let to = this.#starts[id];
+    for (let i = start; i < end; i++) chars[to++] = text.charCodeAt(i) | 32;
+    return id;
   }
 
-  #add(token: string, hash: number, at: number, limit: number): number {
-    const id = this.#tokens.length;
+  /** Whether token `id` is `token`. */
+  #equals(id: number, token: string): boolean {
+    const from = this.#starts[id];
+    if (this.#starts[id + 1] - from !== token.length) return false;
+    const chars = this.#chars;
+    for (let k = 0; k < token.length; k++) if (chars[from + k] !== token.charCodeAt(k)) return false;
+    return true;
+  }
+
+  /** Give a new token of `length` characters an id and room for its characters (the caller writes them). */
+  #add(hash: number, at: number, limit: number, length: number): number {
+    const id = this.#count;
     if (id >= limit) throw new RangeError(`Cannot index more than ${limit} distinct tokens in one session`);
-    this.#tokens.push(ownCopy(token));
-    if (id >= this.#hashes.length) {
-      const bigger = new Int32Array(this.#hashes.length * 2);
-      bigger.set(this.#hashes);
-      this.#hashes = bigger;
-    }
+    const start = this.#charCount;
+    if (start + length > this.#chars.length) this.#chars = grown(this.#chars, start + length);
+    if (id + 2 > this.#starts.length) this.#starts = grown(this.#starts, id + 2);
+    if (id >= this.#hashes.length) this.#hashes = grown(this.#hashes, id + 1);
+    this.#charCount = start + length;
+    this.#starts[id + 1] = this.#charCount;
     this.#hashes[id] = hash;
     this.#slots[at] = id + 1;
+    this.#count = id + 1;
     if ((id + 1) * 2 > this.#slots.length) this.#rehash();
     return id;
   }
@@ -117,11 +140,27 @@ export class TokenTable {
   #rehash(): void {
     const slots = new Int32Array(this.#slots.length * 2);
     const mask = slots.length - 1;
-    for (let id = 0; id < this.#tokens.length; id++) {
+    for (let id = 0; id < this.#count; id++) {
       let at = this.#hashes[id] & mask;
       while (slots[at] !== 0) at = (at + 1) & mask;
       slots[at] = id + 1;
     }
     this.#slots = slots;
   }
+}
+
+/** FNV-1a over the UTF-16 codes of `token`, as a signed 32-bit integer. */
+function hashOf(token: string): number {
+  let hash = FNV_OFFSET;
+  for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), FNV_PRIME);
+  return hash | 0;
+}
+
+/** A copy of `array` with room for at least `needed` items (doubling, so growth costs amortised constant time). */
+function grown<T extends Uint16Array<ArrayBuffer> | Int32Array<ArrayBuffer>>(array: T, needed: number): T {
+  let size = array.length * 2;
+  while (size < needed) size *= 2;
+  const bigger = new (array.constructor as new (size: number) => T)(size);
+  bigger.set(array);
+  return bigger;
 }

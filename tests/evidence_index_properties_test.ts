@@ -129,3 +129,25 @@ Deno.test("EvidenceIndex answers between recordings as a fresh index would (reme
     { numRuns: 300 },
   );
 });
+
+Deno.test("EvidenceIndex.addStructured() agrees with scanning each leaf when short leaves overflow those it remembers", () => {
+  // More distinct short leaves than the index remembers (two generations), with recurring ones in between.
+  const rows = Array.from({ length: 6000 }, (_, i) => ({
+    from: `u${i % 50}@corp.example`,
+    note: `ticket ${i} closed`,
+    id: i * 7919,
+  }));
+  const structured = new EvidenceIndex();
+  const scanned = new EvidenceIndex();
+  rows.forEach((row, id) => {
+    structured.addStructured(id, row, 1);
+    for (const [key, value] of Object.entries(row)) {
+      scanned.addText(id, key, 1);
+      scanned.addText(id, String(value), 1);
+    }
+  });
+  for (const value of ["u7@corp.example", "ticket 5999 closed", "ticket 12", "from", String(4321 * 7919), "note u7"]) {
+    assert.deepEqual(structured.find(value), scanned.find(value), value);
+  }
+  assert.equal(structured.find("u7@corp.example").length, 120);
+});

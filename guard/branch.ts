@@ -6,7 +6,7 @@
  * @module
  */
 import { type Label, Ledger, meet, type PartialLabel, type Trust, trustRank } from "../core/mod.ts";
-import { EvidenceIndex } from "../harvest/mod.ts";
+import { EvidenceIndex, type StructuredLeaf } from "../harvest/mod.ts";
 import { BranchClosedError } from "./guard_errors.ts";
 import type { AnswerSchema } from "./policy/mod.ts";
 import { RulingBook } from "./ruling_book.ts";
@@ -24,6 +24,8 @@ export interface SourceEntry {
   readonly fields?: readonly string[];
   /** Decoded JSON, indexed once: every key and scalar is free text (nested at most 64 levels). */
   readonly structured?: unknown;
+  /** The keys and leaves of decoded JSON (see `structuredLeaves`), indexed as `structured` would index the value. */
+  readonly leaves?: readonly StructuredLeaf[];
   /** Whether the user designated the call that produced it (see `isDesignated`). */
   readonly designated?: boolean;
 }
@@ -171,6 +173,7 @@ export class Branch {
     if (entry.fields) this.evidence.addFields(source.id, entry.fields, rank);
     for (const text of entry.texts ?? []) this.evidence.addText(source.id, text, rank);
     if (entry.structured !== undefined) this.evidence.addStructured(source.id, entry.structured, rank);
+    if (entry.leaves !== undefined) this.evidence.addLeaves(source.id, entry.leaves, rank);
     return source;
   }
 

@@ -21,7 +21,7 @@ import { incomingLabel } from "./judge.ts";
 import { checkLabel } from "./labelled.ts";
 import { type Policy, toolPolicy } from "./policy/mod.ts";
 import { LEAF_DEPTH_LIMIT, readLeaves } from "./read_leaves.ts";
-import { compileFieldPatterns } from "../harvest/mod.ts";
+import { compileFieldPatterns, structuredLeaves } from "../harvest/mod.ts";
 import { errorText } from "./tool_call.ts";
 
 /** Options for recording one tool output. */
@@ -153,8 +153,10 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
     const json = typeof item.output === "string" && item.data === undefined
       ? parsedAlready ?? parseJsonObject(item.output)
       : undefined;
-    if (json !== undefined && !nestsDeeperThan(json, LEAF_DEPTH_LIMIT)) {
-      branch.addSource(name, { trust, label, structured: json, designated });
+    // One walk reads the keys and leaves and checks the depth, before anything is indexed.
+    const read = json === undefined ? undefined : structuredLeaves(json, LEAF_DEPTH_LIMIT);
+    if (read !== undefined) {
+      branch.addSource(name, { trust, label, leaves: read, designated });
       return [];
     }
     const leaves = typeof item.output === "string"
@@ -188,22 +190,6 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
     });
   }
   return deep.map((leaf) => leaf.path || "(root)");
-}
-
-/** Whether `value` has an object or array nested `limit` levels deep or more. Allocates nothing on the way. */
-function nestsDeeperThan(value: unknown, limit: number, depth = 0): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  if (depth >= limit) return true;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (nestsDeeperThan(value[i], limit, depth + 1)) return true;
-    return false;
-  }
-  for (const key in value) {
-    if (Object.hasOwn(value, key) && nestsDeeperThan((value as Record<string, unknown>)[key], limit, depth + 1)) {
-      return true;
-    }
-  }
-  return false;
 }
 
 function parseJsonObject(text: string): unknown {

@@ -23,6 +23,7 @@
  * @module
  */
 import { tokenize } from "./normalize.ts";
+import type { StructuredLeaf } from "./structured_leaves.ts";
 import { ownCopy } from "./own_copy.ts";
 import { scanText } from "./scan_text.ts";
 import { TokenStream } from "./token_stream.ts";
@@ -138,13 +139,31 @@ export class EvidenceIndex {
           this.#walk(sourceId, record[key], depth + 1, rank);
         }
       }
-    } else if (typeof item === "number" && item >= 0 && item < 1e7 && Number.isInteger(item)) {
+    } else if (typeof item === "number") this.#addNumber(sourceId, item, rank);
+    else if (typeof item === "string" || typeof item === "bigint" || typeof item === "boolean") {
+      this.#addLeaf(sourceId, String(item), rank);
+    }
+  }
+
+  /**
+   * Index the keys and leaves `structuredLeaves` read from a value: the same runs as `addStructured` gives the
+   * value itself.
+   */
+  addLeaves(sourceId: number, leaves: readonly StructuredLeaf[], rank = 0): void {
+    const checked = checkRank(rank);
+    for (let i = 0; i < leaves.length; i++) {
+      const leaf = leaves[i];
+      if (typeof leaf === "number") this.#addNumber(sourceId, leaf, checked);
+      else this.#addLeaf(sourceId, leaf, checked);
+    }
+  }
+
+  #addNumber(sourceId: number, value: number, rank: number): void {
+    if (value >= 0 && value < 1e7 && Number.isInteger(value)) {
       // A whole number below 10,000,000 is one number token, as `scanText` reads it (checked by a property test).
       this.#stream.startText(sourceId, rank);
-      this.#stream.push(this.#tokenIds.intern(`num:${item}`, TokenStream.MAX_TOKENS));
-    } else if (typeof item === "string" || typeof item === "number" || typeof item === "bigint") {
-      this.#addLeaf(sourceId, String(item), rank);
-    } else if (typeof item === "boolean") this.#addLeaf(sourceId, String(item), rank);
+      this.#stream.push(this.#tokenIds.intern(`num:${value}`, TokenStream.MAX_TOKENS));
+    } else this.#addLeaf(sourceId, String(value), rank);
   }
 
   /**

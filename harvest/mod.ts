@@ -8,6 +8,7 @@
  */
 export { isWeakValue, normalizeText, tokenize } from "./normalize.ts";
 export { type LeafValue, leafValues } from "./leaf_values.ts";
+export { type StructuredLeaf, structuredLeaves } from "./structured_leaves.ts";
 export { findEmbeddedValues } from "./embedded_values.ts";
 export { EvidenceIndex, type EvidenceMatch, type MatchKind, MAX_RANK, type Vouch } from "./evidence_index.ts";
 export { canonicalEntity, type Entity, type EntityType, extractEntities } from "./entities.ts";

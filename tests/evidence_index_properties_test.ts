@@ -1,7 +1,7 @@
 /** The flat index's early-stopping look-ups agree with the full one, for any sources, ranks and forks. */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { EvidenceIndex, tokenize } from "../harvest/mod.ts";
+import { EvidenceIndex, structuredLeaves, tokenize } from "../harvest/mod.ts";
 
 const WORDS = ["alice@corp.example", "eve@evil.example", "1,000", "1000", "pay", "the", "https://x.example/a", "to"];
 const textArb = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 }).map((words) => words.join(" "));
@@ -150,4 +150,39 @@ Deno.test("EvidenceIndex.addStructured() agrees with scanning each leaf when sho
     assert.deepEqual(structured.find(value), scanned.find(value), value);
   }
   assert.equal(structured.find("u7@corp.example").length, 120);
+});
+
+Deno.test("structuredLeaves() with addLeaves() index what addStructured() indexes, and refuse exactly the values nested too deep", () => {
+  const valueArb = fc.letrec<{ value: unknown }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: "small" },
+      textArb,
+      fc.integer({ min: -5, max: 20_000_000 }),
+      fc.double({ noNaN: true }),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(tie("value"), { maxLength: 3 }),
+      fc.dictionary(textArb, tie("value"), { maxKeys: 3 }),
+    ),
+  })).value;
+  const depthOf = (value: unknown): number =>
+    typeof value !== "object" || value === null ? 0 : 1 + Math.max(0, ...Object.values(value).map(depthOf));
+  fc.assert(
+    fc.property(
+      valueArb,
+      fc.integer({ min: 1, max: 6 }),
+      fc.array(textArb, { maxLength: 4 }),
+      (value, limit, asked) => {
+        const leaves = structuredLeaves(value, limit);
+        assert.equal(leaves === undefined, depthOf(value) > limit, JSON.stringify(value));
+        if (!leaves) return;
+        const viaLeaves = new EvidenceIndex();
+        viaLeaves.addLeaves(0, leaves, 1);
+        const direct = new EvidenceIndex();
+        direct.addStructured(0, value, 1);
+        for (const text of [...asked, ...leaves.map(String)]) assert.deepEqual(viaLeaves.find(text), direct.find(text));
+      },
+    ),
+    { numRuns: 500 },
+  );
 });

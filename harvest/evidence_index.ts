@@ -48,6 +48,13 @@ export interface Vouch {
   readonly seenIn: number | undefined;
 }
 
+/** A short leaf's token ids, and the source and rank it was last indexed for. */
+interface KnownLeaf {
+  readonly ids: number[];
+  source: number;
+  rank: number;
+}
+
 /** Keys and leaves up to this many characters have their token ids remembered; at most SHORT_LEAVES_KEPT of them. */
 const SHORT_LEAF = 40;
 const SHORT_LEAVES_KEPT = 2048;
@@ -84,8 +91,8 @@ export class EvidenceIndex {
   readonly #lookups = new Map<string, Int32Array | null>();
   #lookupSize = -1;
   /** Token ids of short structured keys and leaves seen recently (see `#addLeaf`). */
-  #shortLeaves = new Map<string, number[]>();
-  #olderLeaves = new Map<string, number[]>();
+  #shortLeaves = new Map<string, KnownLeaf>();
+  #olderLeaves = new Map<string, KnownLeaf>();
 
   /** Make an empty index, or a child of `parent`. */
   constructor(parent?: EvidenceIndex) {
@@ -172,32 +179,40 @@ export class EvidenceIndex {
    * would push, because interning gives a token the same id every time.
    */
   #addLeaf(sourceId: number, text: string, rank: number): void {
-    this.#stream.startText(sourceId, rank);
-    if (text.length > SHORT_LEAF) return this.#scan(text);
+    if (text.length > SHORT_LEAF) {
+      this.#stream.startText(sourceId, rank);
+      return this.#scan(text);
+    }
     let known = this.#shortLeaves.get(text);
     if (known === undefined) {
       known = this.#olderLeaves.get(text);
       if (known !== undefined) this.#keepLeaf(text, known);
     }
     if (known !== undefined) {
-      for (let i = 0; i < known.length; i++) this.#stream.push(known[i]);
+      // The same leaf again in the same source and rank adds no evidence: every look-up answers by source.
+      if (known.source === sourceId && known.rank === rank) return;
+      known.source = sourceId;
+      known.rank = rank;
+      this.#stream.startText(sourceId, rank);
+      for (let i = 0; i < known.ids.length; i++) this.#stream.push(known.ids[i]);
       return;
     }
+    this.#stream.startText(sourceId, rank);
     const start = this.#stream.length;
     this.#scan(text);
-    this.#keepLeaf(ownCopy(text), this.#stream.tokensFrom(start));
+    this.#keepLeaf(ownCopy(text), { ids: this.#stream.tokensFrom(start), source: sourceId, rank });
   }
 
   /**
    * Remember a short leaf's ids. Two generations: when the recent one is full it becomes the older one, and a leaf
    * found there moves back, so values that recur (keys, addresses) outlive a stream of one-off ones.
    */
-  #keepLeaf(text: string, ids: number[]): void {
+  #keepLeaf(text: string, leaf: KnownLeaf): void {
     if (this.#shortLeaves.size >= SHORT_LEAVES_KEPT) {
       this.#olderLeaves = this.#shortLeaves;
       this.#shortLeaves = new Map();
     }
-    this.#shortLeaves.set(text, ids);
+    this.#shortLeaves.set(text, leaf);
   }
 
   /** Index complete field values: only a value equal to a whole field is evidence. */

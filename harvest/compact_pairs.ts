@@ -1,27 +1,28 @@
 /**
- * Two small non-negative integers per position, written in position order:
- * two bytes each, side by side in fixed blocks that are never copied once
- * full. A value of 65,535 or more is kept aside, in a table sorted by cell
- * (appends keep it sorted), and found again by binary search.
+ * Two non-negative integers per position, written in position order, in fixed
+ * blocks that are never copied once full: the first in four bytes, the second
+ * in two. A second value of 65,535 or more is kept aside, in a table sorted by
+ * position (appends keep it sorted), and found again by binary search.
  *
- * The evidence index keeps a token id (most are small: ids are handed out in
- * the order tokens are first seen) and the distance to the token's previous
- * position (most are short: common tokens recur close by) at each position.
+ * The evidence index keeps a token id (any number of distinct tokens: a long
+ * session may see millions) and the distance back to the token's previous
+ * position (most are short: common tokens recur close by) at each position:
+ * six bytes a token.
  *
  * @module
  */
 
-/** Positions per block (each takes two cells). */
 const BLOCK_BITS = 16;
 const BLOCK_SIZE = 1 << BLOCK_BITS;
 const BLOCK_MASK = BLOCK_SIZE - 1;
 const FIRST_BLOCK_SIZE = 512;
-/** Stored for a value kept aside. */
+/** Stored for a second value kept aside. */
 const ASIDE = 0xffff;
-const NO_BLOCK: Uint16Array<ArrayBuffer> = new Uint16Array(0);
+const NO_FIRSTS: Int32Array<ArrayBuffer> = new Int32Array(0);
+const NO_SECONDS: Uint16Array<ArrayBuffer> = new Uint16Array(0);
 
 /**
- * Pairs of small integers by position.
+ * Pairs of integers by position.
  *
  * @example
  * ```ts
@@ -35,12 +36,14 @@ const NO_BLOCK: Uint16Array<ArrayBuffer> = new Uint16Array(0);
  * ```
  */
 export class CompactPairs {
-  readonly #blocks: Uint16Array<ArrayBuffer>[] = [];
-  /** The block the next position goes to, and where its storage ends (as a position). */
-  #block = NO_BLOCK;
+  readonly #firstBlocks: Int32Array<ArrayBuffer>[] = [];
+  readonly #secondBlocks: Uint16Array<ArrayBuffer>[] = [];
+  /** The blocks the next position goes to, and where their storage ends (as a position). */
+  #firsts = NO_FIRSTS;
+  #seconds = NO_SECONDS;
   #blockEnd = 0;
   #length = 0;
-  /** Values kept aside: their cells (position * 2 + 0 or 1, ascending) and values. */
+  /** Second values kept aside: their positions (ascending) and values. */
   #asideAt = new Int32Array(0);
   #asideValue = new Int32Array(0);
   #asideCount = 0;
@@ -56,32 +59,28 @@ export class CompactPairs {
    */
   append(at: number, first: number, second: number): void {
     if (at === this.#blockEnd) this.#makeRoom();
-    const cell = (at & BLOCK_MASK) << 1;
-    if (first < ASIDE && second < ASIDE) {
-      this.#block[cell] = first;
-      this.#block[cell + 1] = second;
-    } else {
-      this.#block[cell] = first < ASIDE ? first : ASIDE;
-      this.#block[cell + 1] = second < ASIDE ? second : ASIDE;
-      if (first >= ASIDE) this.#putAside(at * 2, first);
-      if (second >= ASIDE) this.#putAside(at * 2 + 1, second);
+    const offset = at & BLOCK_MASK;
+    this.#firsts[offset] = first;
+    if (second < ASIDE) this.#seconds[offset] = second;
+    else {
+      this.#seconds[offset] = ASIDE;
+      this.#putAside(at, second);
     }
     this.#length = at + 1;
   }
 
   /** The first value at position `at` (which must be below the length). */
   first(at: number): number {
-    const stored = this.#blocks[at >>> BLOCK_BITS][(at & BLOCK_MASK) << 1];
-    return stored === ASIDE ? this.#aside(at * 2) : stored;
+    return this.#firstBlocks[at >>> BLOCK_BITS][at & BLOCK_MASK];
   }
 
   /** The second value at position `at` (which must be below the length). */
   second(at: number): number {
-    const stored = this.#blocks[at >>> BLOCK_BITS][((at & BLOCK_MASK) << 1) + 1];
-    return stored === ASIDE ? this.#aside(at * 2 + 1) : stored;
+    const stored = this.#secondBlocks[at >>> BLOCK_BITS][at & BLOCK_MASK];
+    return stored === ASIDE ? this.#aside(at) : stored;
   }
 
-  #putAside(cell: number, value: number): void {
+  #putAside(at: number, value: number): void {
     if (this.#asideCount === this.#asideAt.length) {
       const size = Math.max(64, this.#asideAt.length * 2);
       const positions = new Int32Array(size);
@@ -91,34 +90,38 @@ export class CompactPairs {
       this.#asideAt = positions;
       this.#asideValue = values;
     }
-    this.#asideAt[this.#asideCount] = cell;
+    this.#asideAt[this.#asideCount] = at;
     this.#asideValue[this.#asideCount++] = value;
   }
 
-  #aside(cell: number): number {
+  #aside(at: number): number {
     let low = 0;
     let high = this.#asideCount - 1;
     while (low < high) {
       const middle = (low + high) >> 1;
-      if (this.#asideAt[middle] < cell) low = middle + 1;
+      if (this.#asideAt[middle] < at) low = middle + 1;
       else high = middle;
     }
     return this.#asideValue[low];
   }
 
   /**
-   * Room for the next position. The first block starts small and doubles (a copy of at most one block), so that a
-   * short conversation or a child branch stays small; every later block is full size and never copied.
+   * Room for the next position. The first blocks start small and double (a copy of at most one block each), so that
+   * a short conversation or a child branch stays small; every later block is full size and never copied.
    */
   #makeRoom(): void {
-    const growFirst = this.#blocks.length === 1 && this.#blockEnd < BLOCK_SIZE;
-    const size = growFirst ? this.#blockEnd * 2 : this.#blocks.length === 0 ? FIRST_BLOCK_SIZE : BLOCK_SIZE;
-    const block = new Uint16Array(size * 2);
+    const growFirst = this.#firstBlocks.length === 1 && this.#blockEnd < BLOCK_SIZE;
+    const size = growFirst ? this.#blockEnd * 2 : this.#firstBlocks.length === 0 ? FIRST_BLOCK_SIZE : BLOCK_SIZE;
+    const firsts = new Int32Array(size);
+    const seconds = new Uint16Array(size);
     if (growFirst) {
-      block.set(this.#block);
-      this.#blocks.pop();
+      firsts.set(this.#firsts);
+      seconds.set(this.#seconds);
+      this.#firstBlocks.pop();
+      this.#secondBlocks.pop();
     }
-    this.#blocks.push(this.#block = block);
-    this.#blockEnd = (this.#blocks.length - 1) * BLOCK_SIZE + size;
+    this.#firstBlocks.push(this.#firsts = firsts);
+    this.#secondBlocks.push(this.#seconds = seconds);
+    this.#blockEnd = (this.#firstBlocks.length - 1) * BLOCK_SIZE + size;
   }
 }

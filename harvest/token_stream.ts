@@ -5,9 +5,9 @@
  * with the same hash and rank. No per-source arrays, no posting lists.
  *
  * Both (token ids, and distances back along the chains) live in
- * `CompactPairs`: about two bytes each per token, in fixed blocks that are
- * never copied as the stream grows, so a 50 MB trace costs about four bytes
- * per token and at most one block of slack.
+ * `CompactPairs`: six bytes per token, in fixed blocks that are never copied
+ * as the stream grows, so a 50 MB trace costs its six bytes per token and at
+ * most one block of slack.
  *
  * @module
  */

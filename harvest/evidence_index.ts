@@ -169,7 +169,7 @@ export class EvidenceIndex {
     if (value >= 0 && value < 1e7 && Number.isInteger(value)) {
       // A whole number below 10,000,000 is one number token, as `scanText` reads it (checked by a property test).
       this.#stream.startText(sourceId, rank);
-      this.#stream.push(this.#tokenIds.intern(`num:${value}`, TokenStream.MAX_TOKENS));
+      this.#stream.push(this.#tokenIds.internInteger(value, TokenStream.MAX_TOKENS));
     } else this.#addLeaf(sourceId, String(value), rank);
   }
 

@@ -42,6 +42,8 @@ export class TokenTable {
   #hashes = new Int32Array(256);
   /** id + 1 per slot; 0 is an empty slot. Always at most half full. */
   #slots = new Int32Array(512);
+  /** Scratch room for `num:` and the digits of a whole number (see `internInteger`). */
+  readonly #digits = Uint16Array.from("num:0000000000000000", (char) => char.charCodeAt(0));
   /** id + 1 of each one-character ASCII token interned so far (punctuation recurs everywhere), 0 when none. */
   #ascii = new Int32Array(128);
 
@@ -108,6 +110,41 @@ export class TokenTable {
     const chars = this.#chars;
     let to = this.#starts[id];
     for (let i = start; i < end; i++) chars[to++] = text.charCodeAt(i) | 32;
+    return id;
+  }
+
+  /**
+   * The id of `num:N` for a whole number `value` from 0 to 2^31 - 1, interning it when it is new: the same id as
+   * `intern("num:" + value)`, without making that string.
+   */
+  internInteger(value: number, limit: number): number {
+    const codes = this.#digits;
+    let length = 4;
+    if (value === 0) codes[length++] = 48;
+    else {
+      let end = 4;
+      for (let rest = value; rest > 0; rest = Math.floor(rest / 10)) end++;
+      length = end;
+      for (let rest = value; rest > 0; rest = Math.floor(rest / 10)) codes[--end] = 48 + (rest % 10);
+    }
+    let hash = FNV_OFFSET;
+    for (let i = 0; i < length; i++) hash = Math.imul(hash ^ codes[i], FNV_PRIME);
+    hash |= 0;
+    const mask = this.#slots.length - 1;
+    let at = hash & mask;
+    for (;; at = (at + 1) & mask) {
+      const entry = this.#slots[at];
+      if (entry === 0) break;
+      if (this.#hashes[entry - 1] !== hash) continue;
+      const from = this.#starts[entry - 1];
+      if (this.#starts[entry] - from !== length) continue;
+      const chars = this.#chars;
+      let k = 0;
+      while (k < length && chars[from + k] === codes[k]) k++;
+      if (k === length) return entry - 1;
+    }
+    const id = this.#add(hash, at, limit, length);
+    this.#chars.set(codes.subarray(0, length), this.#starts[id]);
     return id;
   }
 

@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { TokenTable } from "../harvest/token_table.ts";
+
+Deno.test("TokenTable.internInteger() gives the id intern() gives to num:N, in either order, for every whole number", () => {
+  fc.assert(
+    fc.property(fc.array(fc.tuple(fc.nat(), fc.boolean()), { maxLength: 200 }), (steps) => {
+      const table = new TokenTable();
+      const ids = new Map<number, number>();
+      for (const [value, asText] of steps) {
+        const id = asText ? table.intern(`num:${value}`, 1e9) : table.internInteger(value, 1e9);
+        if (ids.has(value)) assert.equal(id, ids.get(value));
+        ids.set(value, id);
+        assert.equal(table.get(`num:${value}`), id);
+      }
+      assert.equal(table.size, ids.size);
+    }),
+    { numRuns: 300 },
+  );
+  const table = new TokenTable();
+  assert.equal(table.internInteger(0, 10), table.intern("num:0", 10));
+  assert.equal(table.internInteger(2 ** 31 - 1, 10), table.get("num:2147483647"));
+  assert.equal(table.get("num:00"), undefined);
+});
+
+Deno.test("TokenTable keeps every token's characters apart across growth (many long and short tokens)", () => {
+  const table = new TokenTable();
+  const tokens = Array.from({ length: 20_000 }, (_, i) => i % 3 ? `tok${i}` : `${"x".repeat(i % 50)}é${i}`);
+  const ids = tokens.map((token) => table.intern(token, 1e9));
+  assert.deepEqual(ids, tokens.map((_, i) => i));
+  tokens.forEach((token, i) => assert.equal(table.get(token), i));
+  let hash = 0x811c9dc5;
+  for (const char of "hello") hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
+  assert.equal(table.internLowerAscii("Say HELLO", 4, 9, hash, 1e9), 20_000);
+  assert.equal(table.get("hello"), 20_000);
+  assert.equal(table.get("tok1x"), undefined);
+});

@@ -5,5 +5,8 @@
  * @module
  */
 
-/** Whether bare numbers and compound words take their fast paths (see `fast_paths.ts`). */
-export const scanSwitches = { bareNumbers: true, compoundWords: true };
+/**
+ * Whether bare numbers and compound words take their fast paths (see `fast_paths.ts`), and whether words of
+ * Latin-1 letters take the plain-word path (see `WORD_LOWER`).
+ */
+export const scanSwitches = { bareNumbers: true, compoundWords: true, latinWords: true };

@@ -337,7 +337,7 @@ function pushToken(token: string): void {
 }
 
 function pushPlain(folded: string, start: number, end: number, hash: number): void {
-  writingStream.push(writingTable.internLowerAscii(folded, start, end, hash, TokenStream.MAX_TOKENS));
+  writingStream.push(writingTable.internPlainWord(folded, start, end, hash, TokenStream.MAX_TOKENS));
 }
 
 function checkRank(rank: number): number {

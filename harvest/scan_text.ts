@@ -15,7 +15,7 @@
  */
 import { amountTokens, cardToken, currencyOf, ibanToken, phoneToken } from "./entity_grammar.ts";
 import { balanced, CLOSERS, isWordChar, plainTokens, scanLinks, type TokenSink } from "./scan_links.ts";
-import { charKind, wordEnd, WordWindow } from "./word_window.ts";
+import { ASCII_WORD_LOWER, charKind, WORD_LOWER, wordEnd, WordWindow } from "./word_window.ts";
 import { isQuickCloser, scanBareNumber, scanCompoundWord } from "./fast_paths.ts";
 import { scanSwitches } from "./_scan_switches.ts";
 import { foldText, joinSpacedAt } from "./fold_text.ts";
@@ -50,8 +50,9 @@ function plainLength(word: string): number {
 }
 
 /**
- * Receives a plain word as `text[start, end)`, ASCII letters only, to be read lowercased, with `hash`, the 32-bit
- * FNV-1a hash of its lowercased UTF-16 codes (so an interning table need not read it twice).
+ * Receives a plain word as `text[start, end)`, ASCII and Latin-1 letters only, to be read lowercased as `WORD_LOWER`
+ * says, with `hash`, the 32-bit FNV-1a hash of its lowercased UTF-16 codes (so an interning table need not read it
+ * twice).
  */
 export type PlainSink = (text: string, start: number, end: number, hash: number) => void;
 
@@ -60,13 +61,14 @@ export const FNV_OFFSET = 0x811c9dc5;
 export const FNV_PRIME = 0x01000193;
 
 /**
- * Send every token of `text` to `sink`, in order. A plain word (ASCII letters only) goes to `plain` when given, as
- * its place in the folded text, so a caller that interns tokens need not cut it out.
+ * Send every token of `text` to `sink`, in order. A plain word (ASCII and Latin-1 letters only, see `WORD_LOWER`)
+ * goes to `plain` when given, as its place in the folded text, so a caller that interns tokens need not cut it out.
  */
 export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void {
   const folded = joinSpacedAt(foldText(text));
   const emit = plain ?? ((from: string, start: number, end: number) => sink(from.slice(start, end).toLowerCase()));
   const window = SPARE_WINDOWS.pop() ?? new WordWindow();
+  const lowerOf = scanSwitches.latinWords ? WORD_LOWER : ASCII_WORD_LOWER;
   const length = folded.length;
   let i = 0;
   while (i < length) {
@@ -84,9 +86,10 @@ export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void
     let hash = FNV_OFFSET;
     for (; i < length; i++) {
       const code = folded.charCodeAt(i);
-      if ((code | 32) < 97 || (code | 32) > 122) break;
+      const lower = code < 256 ? lowerOf[code] : 0;
+      if (lower === 0) break;
       if (code < 97) upper++;
-      hash = Math.imul(hash ^ (code | 32), FNV_PRIME);
+      hash = Math.imul(hash ^ lower, FNV_PRIME);
     }
     const letters = i;
     while (i < length && isQuickCloser(folded.charCodeAt(i))) i++;

@@ -2,7 +2,7 @@
  * Interning for the evidence index: each distinct token gets a small id, in
  * the order first seen. An open-addressing hash table over the tokens' UTF-16
  * codes, so a plain ASCII word can be looked up where it stands in the text
- * ({@linkcode TokenTable.internLowerAscii}) without cutting a string out of it:
+ * ({@linkcode TokenTable.internPlainWord}) without cutting a string out of it:
  * a word seen before costs no allocation.
  *
  * The tokens' characters live in one growing array, not as strings: a table of
@@ -14,6 +14,7 @@
  */
 
 import { FNV_OFFSET, FNV_PRIME } from "./scan_text.ts";
+import { WORD_LOWER } from "./word_window.ts";
 
 /**
  * Distinct tokens, each with an id (0, 1, 2, ... in the order first seen).
@@ -27,7 +28,7 @@ import { FNV_OFFSET, FNV_PRIME } from "./scan_text.ts";
  * assert.equal(table.intern("num:42", 100), 1);
  * let hash = 0x811c9dc5;
  * for (const char of "hello") hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
- * assert.equal(table.internLowerAscii("Say HELLO", 4, 9, hash, 100), 0);
+ * assert.equal(table.internPlainWord("Say HELLO", 4, 9, hash, 100), 0);
  * assert.equal(table.get("num:42"), 1);
  * assert.equal(table.get("bye"), undefined);
  * assert.throws(() => table.intern("bye", 2), RangeError);
@@ -87,10 +88,11 @@ export class TokenTable {
   }
 
   /**
-   * The id of `text[start, end)` lowercased, interning it when it is new. Every character in that range must be an
-   * ASCII letter, and `hash` the FNV-1a hash of the range lowercased, as the scanner gives it.
+   * The id of `text[start, end)` lowercased, interning it when it is new. Every character in that range must be a
+   * plain-word letter (ASCII or Latin-1, see `WORD_LOWER`), and `hash` the FNV-1a hash of the range lowercased, as the
+   * scanner gives it.
    */
-  internLowerAscii(text: string, start: number, end: number, hash: number, limit: number): number {
+  internPlainWord(text: string, start: number, end: number, hash: number, limit: number): number {
     hash |= 0;
     const mask = this.#slots.length - 1;
     const length = end - start;
@@ -103,13 +105,13 @@ export class TokenTable {
       if (this.#starts[entry] - from !== length) continue;
       const chars = this.#chars;
       let k = 0;
-      while (k < length && chars[from + k] === (text.charCodeAt(start + k) | 32)) k++;
+      while (k < length && chars[from + k] === WORD_LOWER[text.charCodeAt(start + k)]) k++;
       if (k === length) return entry - 1;
     }
     const id = this.#add(hash, at, limit, length);
     const chars = this.#chars;
     let to = this.#starts[id];
-    for (let i = start; i < end; i++) chars[to++] = text.charCodeAt(i) | 32;
+    for (let i = start; i < end; i++) chars[to++] = WORD_LOWER[text.charCodeAt(i)];
     return id;
   }
 

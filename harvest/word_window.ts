@@ -13,6 +13,20 @@ const ASCII_KIND = new Uint8Array(128);
 for (const code of [9, 10, 11, 12, 13, 32]) ASCII_KIND[code] = 1;
 for (const char of '"<>[]{}|\\^`') ASCII_KIND[char.charCodeAt(0)] = 2;
 
+/**
+ * The lower case of each letter a plain word may hold, by code below 256, and 0 for every other character: ASCII
+ * letters and the Latin-1 letters (U+00C0 to U+00FF but `×` and `÷`), whose lower case is one code each
+ * (`À`-`Þ` add 32; `ß` and `ÿ` are their own). {@linkcode ASCII_WORD_LOWER} holds the ASCII letters only.
+ */
+export const WORD_LOWER: Uint16Array = new Uint16Array(256);
+/** {@linkcode WORD_LOWER} for ASCII letters only. */
+export const ASCII_WORD_LOWER: Uint16Array = new Uint16Array(256);
+for (let code = 65; code <= 90; code++) WORD_LOWER[code] = ASCII_WORD_LOWER[code] = code + 32;
+for (let code = 97; code <= 122; code++) WORD_LOWER[code] = ASCII_WORD_LOWER[code] = code;
+for (let code = 0xc0; code <= 0xff; code++) {
+  if (code !== 0xd7 && code !== 0xf7) WORD_LOWER[code] = code <= 0xde && code !== 0xdf ? code + 32 : code;
+}
+
 /** What the character with UTF-16 code `code` is: 0 part of a word, 1 whitespace, 2 a word of its own. */
 export function charKind(code: number): number {
   if (code < 128) return ASCII_KIND[code];

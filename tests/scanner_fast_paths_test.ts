@@ -117,6 +117,23 @@ Deno.test("scanText() reads bare numbers and compound words on the fast paths ex
     "co-op",
     "e-mail:",
     "IT60X0542811101000000123456",
+    "Zürich",
+    "MÜLLER.",
+    "café,",
+    "naïve",
+    "ß",
+    "ÀÉÎ",
+    "STRASSE",
+    "Straße",
+    "DÉJÀ",
+    "déjà-vu",
+    "×",
+    "÷",
+    "ÿ",
+    "Ÿ",
+    "a×b",
+    "ÉUR",
+    "ÉÉ1",
     "it60-x054",
     "DE89 3704 0044 0532 0130 00",
     "GB82WEST12345698765432",
@@ -124,16 +141,16 @@ Deno.test("scanText() reads bare numbers and compound words on the fast paths ex
   const textArb = fc.array(fc.tuple(fc.constantFrom(...pieces), fc.constantFrom(" ", " ", "", "\t")), {
     maxLength: 8,
   }).map((parts) => parts.map(([piece, glue]) => piece + glue).join(""));
-  const charsArb = textOver("aAbBdDeEiItTuUsSxXzZ0123456789-_.,;:!?)(+$€%'’*@/ \t\n<|", 30);
+  const charsArb = textOver("aAbBdDeEiItTuUsSxXzZ0123456789-_.,;:!?)(+$€%'’*@/ \t\n<|éÉüÜßÿ×÷Àµ", 30);
   const read = (text: string) => ({ tokens: tokenize(text), entities: extractEntities(text) });
   fc.assert(
     fc.property(fc.oneof(textArb, charsArb), (text) => {
       const fast = read(text);
-      scanSwitches.bareNumbers = scanSwitches.compoundWords = false;
+      scanSwitches.bareNumbers = scanSwitches.compoundWords = scanSwitches.latinWords = false;
       try {
         assert.deepEqual(fast, read(text), JSON.stringify(text));
       } finally {
-        scanSwitches.bareNumbers = scanSwitches.compoundWords = true;
+        scanSwitches.bareNumbers = scanSwitches.compoundWords = scanSwitches.latinWords = true;
       }
     }),
     { numRuns: 8000 },

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { TokenTable } from "../harvest/token_table.ts";
+import { WORD_LOWER } from "../harvest/word_window.ts";
 
 Deno.test("TokenTable.internInteger() gives the id intern() gives to num:N, in either order, for every whole number", () => {
   fc.assert(
@@ -31,7 +32,33 @@ Deno.test("TokenTable keeps every token's characters apart across growth (many l
   tokens.forEach((token, i) => assert.equal(table.get(token), i));
   let hash = 0x811c9dc5;
   for (const char of "hello") hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
-  assert.equal(table.internLowerAscii("Say HELLO", 4, 9, hash, 1e9), 20_000);
+  assert.equal(table.internPlainWord("Say HELLO", 4, 9, hash, 1e9), 20_000);
   assert.equal(table.get("hello"), 20_000);
   assert.equal(table.get("tok1x"), undefined);
+});
+
+Deno.test("TokenTable.internPlainWord() lowers ASCII and Latin-1 letters exactly as toLowerCase() does", () => {
+  const letters = [..."aZqÀÉÎÏÕÖØÞßàéîïõöøþÿ"];
+  for (let code = 0; code < 256; code++) {
+    const char = String.fromCharCode(code);
+    if (WORD_LOWER[code]) {
+      assert.equal(String.fromCharCode(WORD_LOWER[code]), char.toLowerCase(), `U+${code.toString(16)}`);
+    } else {assert.ok(
+        !/[A-Za-z]/.test(char) && (code < 0xc0 || code === 0xd7 || code === 0xf7),
+        `U+${code.toString(16)}`,
+      );}
+  }
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...letters), { minLength: 1, maxLength: 12 }), (chars) => {
+      const word = chars.join("");
+      const text = `(${word})`;
+      let hash = 0x811c9dc5;
+      for (let i = 1; i <= word.length; i++) hash = Math.imul(hash ^ WORD_LOWER[text.charCodeAt(i)], 0x01000193);
+      const table = new TokenTable();
+      const id = table.internPlainWord(text, 1, 1 + word.length, hash, 1e9);
+      assert.equal(table.get(word.toLowerCase()), id);
+      assert.equal(table.intern(word.toLowerCase(), 1e9), id);
+    }),
+    { numRuns: 1000 },
+  );
 });

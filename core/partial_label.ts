@@ -19,8 +19,16 @@ export interface PartialLabel {
 
 /** Wrap a fully known label. */
 export function knownLabel(label: Label): PartialLabel {
-  return Object.freeze({ known: label, unknown: Object.freeze([]) });
+  // A frozen label (every label makeLabel gives) is wrapped once: recording the same tool's outputs makes none anew.
+  const known = KNOWN.get(label);
+  if (known !== undefined) return known;
+  const wrapped: PartialLabel = Object.freeze({ known: label, unknown: NOTHING_UNKNOWN });
+  if (Object.isFrozen(label) && Object.isFrozen(label.readers)) KNOWN.set(label, wrapped);
+  return wrapped;
 }
+
+const NOTHING_UNKNOWN: readonly string[] = Object.freeze([]);
+const KNOWN = new WeakMap<Label, PartialLabel>();
 
 /**
  * Combine two partial labels: meet the known parts and join the unknown sources.

@@ -159,14 +159,13 @@ export class Branch {
     this.assertOpen();
     this.restrict(entry.label);
     if (entry.trust === "suspicious" || entry.label.unknown.length) this.taint(name);
-    const source: Source = Object.freeze({
-      id: this.#sources.length,
-      name,
-      trust: entry.trust,
-      label: entry.label,
-      vouches: entry.fields ? "fields" : "text",
-      ...(entry.designated ? { designated: true } : {}),
-    });
+    const id = this.#sources.length;
+    const vouches = entry.fields ? "fields" : "text";
+    const source: Source = Object.freeze(
+      entry.designated
+        ? { id, name, trust: entry.trust, label: entry.label, vouches, designated: true }
+        : { id, name, trust: entry.trust, label: entry.label, vouches },
+    );
     this.#sources.push(source);
     // Indexed by trust rank, so a look-up finds the strongest source first and can stop there.
     const rank = trustRank(entry.trust);

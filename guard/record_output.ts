@@ -48,6 +48,19 @@ export interface RecordContext {
   readonly ledger: Ledger;
 }
 
+/** `tool:NAME`, made once per tool name (at most 1,024 kept): recording a tool's outputs again makes no new name. */
+function sourceNameOf(tool: string): string {
+  let name = SOURCE_NAMES.get(tool);
+  if (name === undefined) {
+    if (SOURCE_NAMES.size >= 1024) SOURCE_NAMES.clear();
+    name = `tool:${tool}`;
+    SOURCE_NAMES.set(tool, name);
+  }
+  return name;
+}
+
+const SOURCE_NAMES = new Map<string, string>();
+
 /** The strictest label: nobody may read, nothing vouches. */
 const STRICTEST: PartialLabel = knownLabel(makeLabel([], "suspicious"));
 
@@ -89,7 +102,7 @@ export function recordOutput(context: RecordContext, tool: string, output: unkno
     trust = "suspicious";
     label = meetPartial(label, knownLabel(makeLabel(label.known.readers, "suspicious")));
   }
-  const name = `tool:${tool}`;
+  const name = sourceNameOf(tool);
   // The label and the taint first: whatever happens below, what was read counts as read.
   branch.restrict(label);
   if (trust === "suspicious" || label.unknown.length) branch.taint(name);

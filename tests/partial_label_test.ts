@@ -192,3 +192,15 @@ Deno.test("new Guard() rejects casts the policy does not name and names the cast
         'Cannot make a guard: policy "gradual.yaml" names cast "wiki_acl" for wiki_search but no labeller is registered (options.casts.wiki_acl)',
   );
 });
+
+Deno.test("knownLabel() wraps a frozen label once and any label as a frozen, fully known partial label", () => {
+  const label = makeLabel(["hr", "staff"], "trusted");
+  const wrapped = knownLabel(label);
+  assert.equal(knownLabel(label), wrapped);
+  assert.deepEqual(wrapped, { known: label, unknown: [] });
+  assert.ok(Object.isFrozen(wrapped) && Object.isFrozen(wrapped.unknown));
+  const loose = { readers: ["hr"], trust: "trusted" } as unknown as Label;
+  const first = knownLabel(loose);
+  assert.notEqual(knownLabel(loose), first);
+  assert.equal(first.known, loose);
+});

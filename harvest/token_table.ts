@@ -43,8 +43,8 @@ export class TokenTable {
   #hashes = new Int32Array(256);
   /** id + 1 per slot; 0 is an empty slot. Always at most half full. */
   #slots = new Int32Array(512);
-  /** Scratch room for `num:` and the digits of a whole number (see `internInteger`). */
-  readonly #digits = Uint16Array.from("num:0000000000000000", (char) => char.charCodeAt(0));
+  /** Scratch room for the digits of a whole number (see `internInteger`). */
+  readonly #digits = new Uint16Array(16);
   /** id + 1 of each one-character ASCII token interned so far (punctuation recurs everywhere), 0 when none. */
   #ascii = new Int32Array(128);
 
@@ -120,17 +120,18 @@ export class TokenTable {
    * `intern("num:" + value)`, without making that string.
    */
   internInteger(value: number, limit: number): number {
+    // The digits, written backwards from the end of the scratch room, after the hash of "num:".
     const codes = this.#digits;
-    let length = 4;
-    if (value === 0) codes[length++] = 48;
-    else {
-      let end = 4;
-      for (let rest = value; rest > 0; rest = Math.floor(rest / 10)) end++;
-      length = end;
-      for (let rest = value; rest > 0; rest = Math.floor(rest / 10)) codes[--end] = 48 + (rest % 10);
-    }
-    let hash = FNV_OFFSET;
-    for (let i = 0; i < length; i++) hash = Math.imul(hash ^ codes[i], FNV_PRIME);
+    let first = codes.length;
+    let rest = value | 0;
+    do {
+      const next = (rest / 10) | 0;
+      codes[--first] = 48 + rest - next * 10;
+      rest = next;
+    } while (rest > 0);
+    const length = 4 + codes.length - first;
+    let hash = NUM_PREFIX_HASH;
+    for (let i = first; i < codes.length; i++) hash = Math.imul(hash ^ codes[i], FNV_PRIME);
     hash |= 0;
     const mask = this.#slots.length - 1;
     let at = hash & mask;
@@ -142,11 +143,15 @@ export class TokenTable {
       if (this.#starts[entry] - from !== length) continue;
       const chars = this.#chars;
       let k = 0;
-      while (k < length && chars[from + k] === codes[k]) k++;
+      while (k < 4 && chars[from + k] === NUM_PREFIX[k]) k++;
+      if (k < 4) continue;
+      while (k < length && chars[from + k] === codes[first + k - 4]) k++;
       if (k === length) return entry - 1;
     }
     const id = this.#add(hash, at, limit, length);
-    this.#chars.set(codes.subarray(0, length), this.#starts[id]);
+    const to = this.#starts[id];
+    this.#chars.set(NUM_PREFIX, to);
+    this.#chars.set(codes.subarray(first), to + 4);
     return id;
   }
 
@@ -187,6 +192,10 @@ export class TokenTable {
     this.#slots = slots;
   }
 }
+
+/** The codes of `num:` and the FNV-1a state after them. */
+const NUM_PREFIX = Uint16Array.from("num:", (char) => char.charCodeAt(0));
+const NUM_PREFIX_HASH = NUM_PREFIX.reduce((hash, code) => Math.imul(hash ^ code, FNV_PRIME), FNV_OFFSET);
 
 /** FNV-1a over the UTF-16 codes of `token`, as a signed 32-bit integer. */
 function hashOf(token: string): number {

@@ -6,7 +6,7 @@
  */
 
 /**
- * Whether bare numbers and compound words take their fast paths (see `fast_paths.ts`), and whether words of
- * Latin-1 letters take the plain-word path (see `WORD_LOWER`).
+ * Whether bare numbers and compound words take their fast paths (see `fast_paths.ts`), whether words of Latin-1
+ * letters take the plain-word path (see `WORD_LOWER`), and whether grouped IBANs are checked in one pass.
  */
-export const scanSwitches = { bareNumbers: true, compoundWords: true, latinWords: true };
+export const scanSwitches = { bareNumbers: true, compoundWords: true, latinWords: true, ibanJoins: true };

@@ -163,13 +163,20 @@ function isDecimal(body: string, mark: number): boolean {
 /** `iban:…` for a compact IBAN (lower case, no spaces) with a valid ISO 13616 check, else `undefined`. */
 export function ibanToken(compact: string): string | undefined {
   if (!IBAN_COMPACT.test(compact)) return undefined;
-  const rearranged = compact.slice(4) + compact.slice(0, 4);
   let remainder = 0;
-  for (const char of rearranged) {
-    const value = char <= "9" ? char.charCodeAt(0) - 48 : char.charCodeAt(0) - 87;
-    remainder = value > 9 ? (remainder * 100 + value) % 97 : (remainder * 10 + value) % 97;
-  }
+  for (let i = 4; i < compact.length; i++) remainder = ibanStep(remainder, compact.charCodeAt(i));
+  for (let i = 0; i < 4; i++) remainder = ibanStep(remainder, compact.charCodeAt(i));
   return remainder === 1 ? `iban:${compact}` : undefined;
+}
+
+/**
+ * One step of the ISO 13616 check over the code of a digit or a lower-case letter: the remainder modulo 97 of the
+ * number read so far, `a` to `z` read as 10 to 35. An IBAN is valid when its remainder, read from the fifth character
+ * to the end and then the first four, is 1.
+ */
+export function ibanStep(remainder: number, code: number): number {
+  const value = code <= 57 ? code - 48 : code - 87;
+  return value > 9 ? (remainder * 100 + value) % 97 : (remainder * 10 + value) % 97;
 }
 
 /** `card:…` for 13 to 19 digits, compact or grouped by spaces or hyphens, that pass the Luhn check. */

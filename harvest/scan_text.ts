@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { amountTokens, cardToken, currencyOf, ibanToken, phoneToken } from "./entity_grammar.ts";
+import { amountTokens, cardToken, currencyOf, ibanStep, ibanToken, phoneToken } from "./entity_grammar.ts";
 import { balanced, CLOSERS, isWordChar, plainTokens, scanLinks, type TokenSink } from "./scan_links.ts";
 import { ASCII_WORD_LOWER, charKind, WORD_LOWER, wordEnd, WordWindow } from "./word_window.ts";
 import { isQuickCloser, scanBareNumber, scanCompoundWord } from "./fast_paths.ts";
@@ -239,7 +239,9 @@ function typedTokens(lower: string): readonly string[] | undefined {
 function joinForms(words: WordWindow, i: number, lower: string, sink: TokenSink): number {
   const raw = words.at(i)!;
   if (lower.length === 4 && IBAN_HEAD.test(lower)) {
-    const found = longestJoin(words, i, lower, 8, (part) => IBAN_GROUP.test(part), (text) => ibanToken(text), "");
+    const found = scanSwitches.ibanJoins
+      ? longestIbanJoin(words, i, lower)
+      : longestJoin(words, i, lower, 8, (part) => IBAN_GROUP.test(part), (text) => ibanToken(text), "");
     if (found) return emitJoined(found, sink);
   }
   if (lower.length === 4 && isDigits(lower, 0, 4)) {
@@ -298,14 +300,7 @@ function longestJoin(
   read: (text: string) => string | undefined,
   glue: string,
 ): Joined | undefined {
-  const parts: { core: string; after: string }[] = [];
-  for (let k = i + 1; parts.length < max && words.at(k) !== undefined; k++) {
-    const next = strip(words.at(k)!);
-    const core = next.core.toLowerCase();
-    if (next.before !== "" || !fits(core)) break;
-    parts.push({ core, after: next.after });
-    if (next.after !== "") break;
-  }
+  const parts = followingParts(words, i, max, fits);
   for (let n = parts.length; n >= 1; n--) {
     const text = [first, ...parts.slice(0, n).map((part) => part.core)].join(glue);
     const token = read(text);
@@ -315,6 +310,53 @@ function longestJoin(
     }
   }
   return undefined;
+}
+
+/** Up to `max` words after word `i` that `fits` takes (lowered, without openers), stopping after one with marks. */
+function followingParts(
+  words: WordWindow,
+  i: number,
+  max: number,
+  fits: (part: string) => boolean,
+): { core: string; after: string }[] {
+  const parts: { core: string; after: string }[] = [];
+  for (let k = i + 1; parts.length < max && words.at(k) !== undefined; k++) {
+    const next = strip(words.at(k)!);
+    const core = next.core.toLowerCase();
+    if (next.before !== "" || !fits(core)) break;
+    parts.push({ core, after: next.after });
+    if (next.after !== "") break;
+  }
+  return parts;
+}
+
+/**
+ * `longestJoin` for a grouped IBAN, in one pass: the check's remainder is carried from group to group and finished
+ * with the four head characters for each length an IBAN may have (15 to 34), instead of joining and checking the
+ * text again for every number of groups. Gives what `longestJoin` with `ibanToken` gives (a property test compares).
+ */
+function longestIbanJoin(words: WordWindow, i: number, head: string): Joined | undefined {
+  const parts = followingParts(words, i, 8, (part) => IBAN_GROUP.test(part));
+  let remainder = 0;
+  let length = 4;
+  let longest = 0;
+  for (let n = 1; n <= parts.length; n++) {
+    const core = parts[n - 1].core;
+    for (let k = 0; k < core.length; k++) remainder = ibanStep(remainder, core.charCodeAt(k));
+    length += core.length;
+    if (length < 15 || length > 34) continue;
+    let finished = remainder;
+    for (let k = 0; k < 4; k++) finished = ibanStep(finished, head.charCodeAt(k));
+    if (finished === 1) longest = n;
+  }
+  if (longest === 0) return undefined;
+  const cores = parts.slice(0, longest).map((part) => part.core);
+  return {
+    token: `iban:${head}${cores.join("")}`,
+    extra: longest,
+    raw: [words.at(i)!, ...cores].join(" "),
+    after: parts[longest - 1].after,
+  };
 }
 
 function emitJoined(found: Joined, sink: TokenSink): number {

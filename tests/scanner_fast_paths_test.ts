@@ -146,11 +146,19 @@ Deno.test("scanText() reads bare numbers and compound words on the fast paths ex
   fc.assert(
     fc.property(fc.oneof(textArb, charsArb), (text) => {
       const fast = read(text);
-      scanSwitches.bareNumbers = scanSwitches.compoundWords = scanSwitches.latinWords = false;
+      scanSwitches.bareNumbers =
+        scanSwitches.compoundWords =
+        scanSwitches.latinWords =
+        scanSwitches.ibanJoins =
+          false;
       try {
         assert.deepEqual(fast, read(text), JSON.stringify(text));
       } finally {
-        scanSwitches.bareNumbers = scanSwitches.compoundWords = scanSwitches.latinWords = true;
+        scanSwitches.bareNumbers =
+          scanSwitches.compoundWords =
+          scanSwitches.latinWords =
+          scanSwitches.ibanJoins =
+            true;
       }
     }),
     { numRuns: 8000 },
@@ -173,4 +181,49 @@ Deno.test("foldText() folds exactly the words that have a character outside ASCI
     { numRuns: 5000 },
   );
   for (let code = 0xc0; code <= 0xff; code++) assert.equal(fold(String.fromCharCode(code)), String.fromCharCode(code));
+});
+
+/** The ISO 13616 remainder of an IBAN (independent of the scanner's own code). */
+function ibanRemainder(compact: string): number {
+  const rearranged = compact.slice(4) + compact.slice(0, 4);
+  const digits = [...rearranged.toUpperCase()].map((char) => (/\d/.test(char) ? char : String(char.charCodeAt(0) - 55)))
+    .join("");
+  return Number(BigInt(digits) % 97n);
+}
+
+Deno.test("scanText() joins the longest grouped IBAN, the longest kinds included, as the full grammar does", () => {
+  // Two prefixes that are both valid IBANs: the longer one wins, on the fast path as on the full grammar.
+  const head = "GB";
+  const first = "WEST12345698";
+  const check = String(98 - ibanRemainder(`${head}00${first}`)).padStart(2, "0");
+  const short = `${head}${check}${first}`;
+  assert.equal(ibanRemainder(short), 1);
+  let extra = "";
+  for (let n = 0; n < 10_000 && !extra; n++) {
+    const group = String(n).padStart(4, "0");
+    if (ibanRemainder(short + group) === 1) extra = group;
+  }
+  assert.ok(extra, "some group extends the valid IBAN into a longer valid one");
+  const texts = [
+    `${short.slice(0, 4)} ${short.slice(4, 8)} ${short.slice(8, 12)} ${short.slice(12)} ${extra} and more`,
+    "pay MT84 MALT 0110 0001 2345 MTLC AST0 01S today",
+    "pay LC55 HEMM 0001 0001 0012 0012 0002 3015 today",
+    "pay LC55 HEMM 0001 0001 0012 0012 0002 3016 today",
+  ];
+  const expected = [
+    `iban:${(short + extra).toLowerCase()}`,
+    "iban:mt84malt011000012345mtlcast001s",
+    "iban:lc55hemm000100010012001200023015",
+  ];
+  texts.forEach((text, k) => {
+    const fast = tokenize(text);
+    scanSwitches.ibanJoins = false;
+    try {
+      assert.deepEqual(fast, tokenize(text), text);
+    } finally {
+      scanSwitches.ibanJoins = true;
+    }
+    if (k < 3) assert.ok(fast.includes(expected[k]), `${text}: ${fast}`);
+    else assert.ok(!fast.some((token) => token.startsWith("iban:")), `${text}: ${fast}`);
+  });
 });

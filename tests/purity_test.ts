@@ -338,3 +338,12 @@ Deno.test("the root mod.ts exports at most 35 names, none of them an internal of
   }
   assert.ok(names.includes("Guard") && names.includes("explainDecision") && names.includes("ToolCallDenied"));
 });
+
+Deno.test("no source file of the library, its adapters or the CLI is over 400 lines (one concept per file)", async () => {
+  const long: string[] = [];
+  for (const path of await sourceFiles()) {
+    const lines = (await Deno.readTextFile(join(ROOT, path))).split("\n").length - 1;
+    if (lines > 400) long.push(`${path}: ${lines} lines`);
+  }
+  assert.deepEqual(long, []);
+});

@@ -22,9 +22,7 @@ export interface SourceEntry {
   readonly texts?: readonly string[];
   /** Complete field values: only a value equal to a whole field is evidence. */
   readonly fields?: readonly string[];
-  /** Decoded JSON, indexed once: every key and scalar is free text (nested at most 64 levels). */
-  readonly structured?: unknown;
-  /** The keys and leaves of decoded JSON (see `structuredLeaves`), indexed as `structured` would index the value. */
+  /** The keys and leaves of decoded JSON (see `structuredLeaves`): each a run of free text of its own. */
   readonly leaves?: readonly StructuredLeaf[];
   /** Whether the user designated the call that produced it (see `isDesignated`). */
   readonly designated?: boolean;
@@ -84,11 +82,6 @@ export class Branch {
   #label: PartialLabel | undefined;
   readonly #tainters: string[] = [];
   readonly #tainted = new Set<string>();
-  /**
-   * Known labels this branch has already been restricted by. Meeting one again changes nothing (meet is idempotent
-   * and the running label only gets stricter), so a tool whose outputs recur costs no meet after the first.
-   */
-  readonly #metLabels = new WeakSet<Label>();
   #closed = false;
 
   /** Make a branch; a child is made with {@linkcode Branch.child}. */
@@ -128,17 +121,14 @@ export class Branch {
 
   /** Make the label stricter: meet it with `label`. Never throws. */
   restrict(label: PartialLabel): void {
-    if (!this.#metLabels.has(label.known)) {
-      const known = meet(this.#known, label.known);
-      if (
-        known !== this.#known &&
-        (known.trust !== this.#known.trust || known.readers.length !== this.#known.readers.length)
-      ) {
-        this.#known = known;
-        this.#label = undefined;
-      }
-      // Only a frozen label is remembered: one that could change afterwards is met every time.
-      if (Object.isFrozen(label.known) && Object.isFrozen(label.known.readers)) this.#metLabels.add(label.known);
+    // meet() keeps the meets of frozen labels: recording a tool's outputs again costs no new label.
+    const known = meet(this.#known, label.known);
+    if (
+      known !== this.#known &&
+      (known.trust !== this.#known.trust || known.readers.length !== this.#known.readers.length)
+    ) {
+      this.#known = known;
+      this.#label = undefined;
     }
     for (const tool of label.unknown) {
       if (this.#unknown.has(tool)) continue;
@@ -171,7 +161,6 @@ export class Branch {
     const rank = trustRank(entry.trust);
     if (entry.fields) this.evidence.addFields(source.id, entry.fields, rank);
     for (const text of entry.texts ?? []) this.evidence.addText(source.id, text, rank);
-    if (entry.structured !== undefined) this.evidence.addStructured(source.id, entry.structured, rank);
     if (entry.leaves !== undefined) this.evidence.addLeaves(source.id, entry.leaves, rank);
     return source;
   }

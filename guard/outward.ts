@@ -20,7 +20,7 @@ import type { ToolCall } from "./tool_call.ts";
  * an address, a place it is posted or fetched from. `user_email`, `to` and
  * `recipients` are destinations; `email_id` and `sender` are not.
  */
-const DESTINATION_WORDS: ReadonlySet<string> = new Set([
+export const DESTINATION_WORDS: ReadonlySet<string> = new Set([
   "to",
   "cc",
   "bcc",

@@ -7,27 +7,8 @@ import fc from "fast-check";
 import { type Label, makeLabel, meet, meetPartial, type PartialLabel, TRUST_LEVELS } from "../core/mod.ts";
 import { isDestinationName } from "../guard/mod.ts";
 import { firstSources } from "../guard/first_sources.ts";
+import { DESTINATION_WORDS } from "../guard/outward.ts";
 import { EvidenceIndex } from "../harvest/mod.ts";
-
-const DESTINATION_WORDS = new Set([
-  "to",
-  "cc",
-  "bcc",
-  "recipient",
-  "recipients",
-  "participant",
-  "participants",
-  "email",
-  "emails",
-  "url",
-  "urls",
-  "uri",
-  "link",
-  "webhook",
-  "endpoint",
-  "channel",
-  "destination",
-]);
 
 /** isDestinationName as it was: split at `_`, `-`, spaces and lower-to-upper changes, then look at the last word. */
 function destinationByWords(name: string): boolean {

@@ -57,8 +57,8 @@ Deno.test("verifyJsonl() accepts the chains a session host writes", async () => 
     "ledger:dispatch",
     "decision",
     "reservation",
-    "ledger:committed",
     "effect",
+    "ledger:committed",
   ]);
   assert.deepEqual(verifyJsonl(toJsonl(records)), { ok: true, records: 24, streams: 2 });
 });

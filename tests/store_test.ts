@@ -132,14 +132,17 @@ for (const [name, open] of IMPLEMENTATIONS) {
         keys: ["release.sent"],
         checks: [],
       };
-      await store.saveReservation(record);
+      assert.equal(await store.effects("s").reserve(record.keys, record.holder), true);
+      assert.equal(await store.saveReservation(record), true);
       assert.deepEqual(await store.reservation("s", "r1"), record);
+      const finish = { outcome: "commit" } as const;
       assert.deepEqual(
-        await Promise.all([store.finishReservation("s", "r1"), store.finishReservation("s", "r1")]).then((r) =>
-          r.sort()
-        ),
-        [false, true],
+        await Promise.all([store.finishReservation("s", "r1", finish), store.finishReservation("s", "r1", finish)])
+          .then((r) => r.sort()),
+        ["finished", "unknown"],
       );
+      await store.effects("s").refresh();
+      assert.deepEqual([...store.effects("s").committed()], ["release.sent"]);
       assert.equal(await store.reservation("s", "r1"), undefined);
       assert.deepEqual(
         await Promise.all([store.spendRuling("s", "x"), store.spendRuling("s", "x")]).then((r) => r.sort()),

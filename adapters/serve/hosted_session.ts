@@ -10,6 +10,7 @@
  */
 import { type EffectStore, fingerprintCall, type LedgerEvent } from "../../core/mod.ts";
 import { Guard, type GuardOptions, type Policy, type Reservation, type Ruling } from "../../guard/mod.ts";
+import type { AuditEvent } from "../audit/mod.ts";
 import type { LedgerEffects, PabStore, SessionInput, SessionRecord } from "../store/mod.ts";
 import { StoreError } from "../store/mod.ts";
 
@@ -117,20 +118,33 @@ export class HostedSession {
 
   /**
    * Apply an input here, then append it to the store after whatever others
-   * appended meanwhile. An approver's ruling the guard refuses throws its
-   * `RulingError` and is not appended.
+   * appended meanwhile, with its audit events (made once it is applied, so
+   * they follow the guard's own events) in the same write. An
+   * approver's ruling the guard refuses throws its `RulingError` and is not
+   * appended.
    */
-  async add(input: SessionInput): Promise<void> {
+  async add(input: SessionInput, audit: () => readonly AuditEvent[] = () => []): Promise<void> {
     this.#apply(input, true);
-    await this.append(input);
+    await this.append(input, audit());
   }
 
-  /** Append an input already applied here (after whatever others appended meanwhile). */
-  async append(input: SessionInput): Promise<void> {
+  /** Append an input already applied here (after whatever others appended meanwhile), with its audit events. */
+  append(input: SessionInput, audit: readonly AuditEvent[] = []): Promise<void> {
+    return this.appendVia(async (seq) => await this.#store.appendInput(this.record.id, seq, input, audit) || "moved")
+      .then(() => {});
+  }
+
+  /**
+   * Append one input already applied here through `write`, given the next
+   * position: `"moved"` (another writer took it) catches up and tries again;
+   * any other answer is returned, and all but `"unknown"` count the input as appended.
+   */
+  async appendVia<T>(write: (seq: number) => Promise<T | "moved">): Promise<T> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      if (await this.#store.appendInput(this.record.id, this.#applied, input)) {
-        this.#applied++;
-        return;
+      const result = await write(this.#applied);
+      if (result !== "moved") {
+        if (result !== "unknown") this.#applied++;
+        return result;
       }
       const others = await this.#store.inputs(this.record.id, this.#applied);
       this.#replay(others);

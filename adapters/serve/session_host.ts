@@ -99,10 +99,10 @@ export class SessionHost {
   async create(options: { readonly id?: string; readonly ledger?: string } = {}): Promise<string> {
     const id = options.id ?? `s_${randomHex(12)}`;
     const record = { id, ledger: options.ledger ?? id, created: this.#now().toISOString() };
-    if (!(await this.store.createSession(record))) {
+    // The session and the first event of its chain are one write.
+    if (!(await this.store.createSession(record, this.#events(id, { kind: "session", ledger: record.ledger })))) {
       throw new RequestError(409, "ERR_SESSION_EXISTS", `Cannot make session "${id}": it exists`);
     }
-    await this.#audit(id, { kind: "session", ledger: record.ledger });
     return id;
   }
 
@@ -114,8 +114,7 @@ export class SessionHost {
   /** Record a system or user message (trusted). */
   message(id: string, role: "system" | "user", text: string): Promise<void> {
     return this.#with(id, async (session) => {
-      await session.add({ kind: role, text });
-      await this.#audit(session, { kind: "message", role, text });
+      await session.add({ kind: role, text }, () => this.#events(session, { kind: "message", role, text }));
     });
   }
 
@@ -130,8 +129,11 @@ export class SessionHost {
   ): Promise<void> {
     return this.#with(id, async (session) => {
       const output = call.error ?? call.output;
-      await session.add({ kind: "result", tool: call.tool, args: call.args, output });
-      await this.#audit(session, { kind: "result", tool: call.tool, args: call.args, output, error: call.error });
+      const event = { kind: "result", tool: call.tool, args: call.args, output, error: call.error } as const;
+      await session.add(
+        { kind: "result", tool: call.tool, args: call.args, output },
+        () => this.#events(session, event),
+      );
       const toolCall = makeToolCall(call.tool, call.args);
       const effects = call.ran && call.error === undefined
         ? planEffects(this.policy, toolCall, session.effects.committed()).commit
@@ -187,25 +189,13 @@ export class SessionHost {
         rulings,
         ...(confirm ? { confirm } : {}),
       });
-      await this.#audit(session, { kind: "decision", decision: result.decision, status: result.status });
-      if (result.status !== "reserved") return result;
-      const holder = session.holder(result.reservation);
-      for (const entry of held) {
-        if (!(await this.store.spendRuling(id, entry.id))) {
-          // This copy's guard spent the ruling and holds the call: give the keys back and rebuild it from the store.
-          session.stale = true;
-          await session.effects.release(plan.reserve, holder);
-          await this.#audit(session, {
-            kind: "release",
-            reservation: reservationId,
-            tool: call.tool,
-            effects: plan.reserve,
-            error: `ruling "${entry.id}" was already spent`,
-          });
-          throw new RequestError(409, "ERR_RULING_SPENT", `Cannot use ruling "${entry.id}": it was already spent`);
-        }
+      const decided = { kind: "decision", decision: result.decision, status: result.status } as const;
+      if (result.status !== "reserved") {
+        await this.#audit(session, decided);
+        return result;
       }
-      await this.store.saveReservation({
+      const holder = session.holder(result.reservation);
+      const record: ReservationRecord = {
         id: reservationId,
         session: id,
         holder,
@@ -215,16 +205,35 @@ export class SessionHost {
         effects: plan.commit,
         keys: plan.reserve,
         checks: plan.releaseOnSuccess,
+      };
+      // The record (which replaces the keys' hold), the rulings spent and the audit events are one write.
+      const saved = await this.store.saveReservation(record, {
+        spend: held.map((entry) => entry.id),
+        audit: this.#events(session, decided, {
+          kind: "reservation",
+          reservation: reservationId,
+          holder,
+          tool: call.tool,
+          fingerprint: toolCall.fingerprint,
+          effects: plan.reserve,
+        }),
       });
+      if (!saved) {
+        // This copy's guard spent a ruling and holds the call: give the keys back and rebuild it from the store.
+        session.stale = true;
+        await session.effects.release(plan.reserve, holder);
+        const spent = held.map((entry) => entry.id).join(", ");
+        await this.#audit(session, decided);
+        await this.#audit(session, {
+          kind: "release",
+          reservation: reservationId,
+          tool: call.tool,
+          effects: plan.reserve,
+          error: `a ruling (${spent}) was already spent`,
+        });
+        throw new RequestError(409, "ERR_RULING_SPENT", `Cannot use ruling "${spent}": it was already spent`);
+      }
       session.reservations.set(reservationId, result.reservation);
-      await this.#audit(session, {
-        kind: "reservation",
-        reservation: reservationId,
-        holder,
-        tool: call.tool,
-        fingerprint: toolCall.fingerprint,
-        effects: plan.reserve,
-      });
       return { ...result, reservation: { ...result.reservation, id: reservationId } };
     });
   }
@@ -242,38 +251,39 @@ export class SessionHost {
   ): Promise<ReservationRecord> {
     return this.#with(id, async (session) => {
       const record = await this.store.reservation(id, done.reservation);
-      if (!record || !(await this.store.finishReservation(id, done.reservation))) {
+      const failed = done.error !== undefined;
+      const label = done.label && !failed ? { label: done.label } : {};
+      const output = failed ? done.error : done.output;
+      // The record's end, its keys, its output and its audit event are one write: it finishes whole or not at all.
+      const finished = record && await session.appendVia((seq) =>
+        this.store.finishReservation(id, record.id, {
+          outcome: failed ? "release" : "commit",
+          input: { seq, input: { kind: "result", tool: record.tool, args: record.args, output, ...label } },
+          audit: this.#events(session, {
+            kind: failed ? "release" : "effect",
+            reservation: record.id,
+            tool: record.tool,
+            effects: failed ? record.keys : record.effects,
+            ...(failed ? { error: done.error } : {}),
+          }),
+        })
+      );
+      if (!record || finished !== "finished") {
         throw new RequestError(
           404,
           "ERR_RESERVATION_UNKNOWN",
           `Cannot finish reservation "${done.reservation}": session "${id}" holds no such open reservation`,
         );
       }
-      const failed = done.error !== undefined;
-      const label = done.label && !failed ? { label: done.label } : {};
-      const output = failed ? done.error : done.output;
       const pending = session.reservations.get(record.id);
       session.reservations.delete(record.id);
       if (pending && session.holder(pending) === record.holder) {
+        // The store has it all; the guard that reserved the call completes it too (its writes repeat the store's).
         await session.guard.complete(pending, failed ? { error: String(done.error) } : { output, ...label });
       } else {
-        // Reserved by another process (or an earlier copy of this session): finish it in the store, as complete() would.
-        if (failed) {
-          await session.effects.release(record.keys, record.holder);
-        } else {
-          await session.effects.commit(record.effects, record.holder);
-          await session.effects.release(record.checks, record.holder);
-        }
+        // Reserved by another process (or an earlier copy of this session): the store finished it; record the output.
         session.guard.record(record.tool, output, { args: record.args, ...label });
       }
-      await session.append({ kind: "result", tool: record.tool, args: record.args, output, ...label });
-      await this.#audit(session, {
-        kind: failed ? "release" : "effect",
-        reservation: record.id,
-        tool: record.tool,
-        effects: failed ? record.keys : record.effects,
-        ...(failed ? { error: done.error } : {}),
-      });
       return record;
     });
   }
@@ -295,8 +305,10 @@ export class SessionHost {
       }
       const rulingId = `${approver}#${randomHex(6)}`;
       // The guard mints an approver's ruling here, or throws (ERR_RULING_REFUSED) and nothing is kept.
-      await session.add({ kind: "ruling", id: rulingId, approver, tool, args });
-      await this.#audit(session, { kind: "ruling", id: rulingId, approver, tool, fingerprint });
+      await session.add(
+        { kind: "ruling", id: rulingId, approver, tool, args },
+        () => this.#events(session, { kind: "ruling", id: rulingId, approver, tool, fingerprint }),
+      );
       return { id: rulingId, approver, tool, fingerprint };
     });
   }
@@ -349,13 +361,20 @@ export class SessionHost {
   }
 
   /** Append the guard's ledger events so far, then `event`, to the session's chain. */
-  async #audit(session: HostedSession | string, event?: Omit<AuditEvent, "at">): Promise<void> {
-    const id = typeof session === "string" ? session : session.record.id;
-    const at = this.#now().toISOString();
-    for (const ledger of typeof session === "string" ? [] : session.takeEvents()) {
-      await this.store.appendAudit(id, { kind: "ledger", at, event: ledger });
+  async #audit(session: HostedSession, event?: Omit<AuditEvent, "at">): Promise<void> {
+    for (const record of this.#events(session, ...(event ? [event] : []))) {
+      await this.store.appendAudit(session.record.id, record);
     }
-    if (event) await this.store.appendAudit(id, { ...event, at } as AuditEvent);
+  }
+
+  /** The guard's ledger events so far, then `events`, as audit events to write with a step. */
+  #events(session: HostedSession | string, ...events: Omit<AuditEvent, "at">[]): AuditEvent[] {
+    const at = this.#now().toISOString();
+    const ledger = typeof session === "string" ? [] : session.takeEvents();
+    return [
+      ...ledger.map((event): AuditEvent => ({ kind: "ledger", at, event })),
+      ...events.map((event) => ({ ...event, at }) as AuditEvent),
+    ];
   }
 }
 

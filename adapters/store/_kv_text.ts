@@ -1,5 +1,3 @@
-import { StoreError } from "./store_error.ts";
-
 // Large JSON texts in Deno KV: a value may hold at most 64 KiB, so a text is
 // kept in parts of at most PART UTF-16 units (at most 60 KB serialised) under
 // [...key, 0], [...key, 1], ... and written in one atomic operation.
@@ -43,27 +41,9 @@ export function backoff(attempt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 1 + attempt * 2)));
 }
 
-const BUSY = /database is locked|database table is locked|SQLITE_BUSY/i;
-const BUSY_ATTEMPTS = 400;
-
-/**
- * Run a KV task again while SQLite says another process holds the file's lock
- * (several processes may share one KV file). Each task must be safe to repeat:
- * an atomic commit that failed this way wrote nothing.
- */
-export async function retryBusy<T>(task: () => Promise<T>): Promise<T> {
-  for (let attempt = 0;; attempt++) {
-    try {
-      return await task();
-    } catch (error) {
-      if (!(error instanceof Error) || !BUSY.test(error.message)) throw error;
-      if (attempt >= BUSY_ATTEMPTS) {
-        throw new StoreError(
-          "ERR_STORE_WRITE",
-          `Cannot use the store: ${error.message} (another process kept it busy)`,
-        );
-      }
-      await backoff(attempt);
-    }
-  }
+/** Read many keys (Deno KV reads at most 10 at a time). */
+export async function getAll<T>(kv: Deno.Kv, keys: readonly Deno.KvKey[]): Promise<Deno.KvEntryMaybe<T>[]> {
+  const entries: Deno.KvEntryMaybe<T>[] = [];
+  for (let i = 0; i < keys.length; i += 10) entries.push(...await kv.getMany<T[]>(keys.slice(i, i + 10)));
+  return entries;
 }

@@ -1,71 +1,88 @@
 /**
  * Ledger effects in Deno KV: reservations are atomic checks that no writer
  * holds the key (`versionstamp: null`), so among any number of processes
- * sharing a store exactly one reserves an effect.
+ * sharing a store exactly one reserves an effect. A reservation also writes a
+ * hold (`["pab", "hold", ledger, holder]`) in the same atomic write, so keys
+ * are never held by nobody: the hold is replaced by the reservation record
+ * ({@linkcode KvStore.saveReservation}), given back by a commit or a release,
+ * or, if its process died in between, released by {@linkcode KvStore.repair}.
  *
  * @module
  */
-import { retryBusy } from "./_kv_text.ts";
+import type { KvGate } from "./_kv_gate.ts";
+import { getAll } from "./_kv_text.ts";
 import type { LedgerEffects } from "./pab_store.ts";
 import { StoreError } from "./store_error.ts";
 
-interface EffectEntry {
+/** An effect key as stored. */
+export interface EffectEntry {
+  /** Reserved by a call in flight, or committed for good. */
   readonly state: "reserved" | "committed";
+  /** Who reserved or committed it. */
   readonly holder: string;
+}
+
+/** A hold: keys reserved by `holder` that no reservation record names yet. */
+export interface HoldEntry {
+  /** The reserved keys. */
+  readonly keys: readonly string[];
+  /** When (milliseconds since 1970, the writer's clock). */
+  readonly at: number;
 }
 
 const MAX_KEYS = 100;
 
+/** The key of an effect. */
+export function effectKey(ledger: string, effect: string): Deno.KvKey {
+  return ["pab", "fx", ledger, effect];
+}
+
+/** The key of a hold. */
+export function holdKey(ledger: string, holder: string): Deno.KvKey {
+  return ["pab", "hold", ledger, holder];
+}
+
 /**
  * The effects of one ledger, kept under `["pab", "fx", ledger, effect]`.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { KvEffects } from "./kv_effects.ts";
- * const kv = await Deno.openKv(":memory:");
- * const effects = new KvEffects(kv, "l1");
- * assert.equal(await effects.reserve(["release.sent"], "r1"), true);
- * assert.equal(await effects.reserve(["release.sent"], "r2"), false);
- * await effects.commit(["release.sent"], "r1");
- * assert.ok(effects.committed().has("release.sent"));
- * kv.close();
- * ```
+ * Made by {@linkcode KvStore.effects}.
  */
 export class KvEffects implements LedgerEffects {
   readonly #kv: Deno.Kv;
+  readonly #gate: KvGate;
   readonly #ledger: string;
   #committed: ReadonlySet<string> = new Set();
 
-  /** Effects of `ledger` in `kv`. */
-  constructor(kv: Deno.Kv, ledger: string) {
+  /** Effects of `ledger` in `kv`, every call through `gate`. */
+  constructor(kv: Deno.Kv, gate: KvGate, ledger: string) {
     this.#kv = kv;
+    this.#gate = gate;
     this.#ledger = ledger;
   }
 
-  /** Reserve every key or none; false if any is reserved or committed. */
+  /** Reserve every key or none (and hold them for `holder`); false if any is reserved or committed. */
   reserve(keys: readonly string[], holder: string): Promise<boolean> {
-    return retryBusy(async () => {
+    return this.#gate.run("reserve effects", async () => {
       if (keys.length > MAX_KEYS) {
         throw new StoreError("ERR_STORE_LIMIT", `Cannot reserve ${keys.length} effects at once: at most ${MAX_KEYS}`);
       }
       if (!keys.length) return true;
-      const operation = this.#kv.atomic();
-      for (const key of new Set(keys)) {
-        operation.check({ key: this.#key(key), versionstamp: null }).set(
-          this.#key(key),
-          { state: "reserved", holder } satisfies EffectEntry,
-        );
+      const unique = [...new Set(keys)];
+      const hold = holdKey(this.#ledger, holder);
+      // Holders are unique per call, so the hold needs no check of its own (a write takes at most 100 checks).
+      const operation = this.#kv.atomic().set(hold, { keys: unique, at: Date.now() } satisfies HoldEntry);
+      for (const key of unique) {
+        const entry: EffectEntry = { state: "reserved", holder };
+        operation.check({ key: this.#key(key), versionstamp: null }).set(this.#key(key), entry);
       }
       return (await operation.commit()).ok;
     });
   }
 
-  /** Commit keys: the call finished. */
+  /** Commit keys: the call finished (its hold, if any, is given back). */
   commit(keys: readonly string[], holder: string): Promise<void> {
-    return retryBusy(async () => {
+    return this.#gate.run("commit effects", async () => {
       if (!keys.length) return;
-      const operation = this.#kv.atomic();
+      const operation = this.#kv.atomic().delete(holdKey(this.#ledger, holder));
       for (const key of new Set(keys)) {
         operation.set(this.#key(key), { state: "committed", holder } satisfies EffectEntry);
       }
@@ -76,14 +93,18 @@ export class KvEffects implements LedgerEffects {
     });
   }
 
-  /** Give up the holder's reservations of keys (committed keys and other holders' stay). */
+  /** Give up the holder's reservations of keys in one write (committed keys and other holders' stay). */
   release(keys: readonly string[], holder: string): Promise<void> {
-    return retryBusy(async () => {
-      for (const key of new Set(keys)) {
-        const entry = await this.#kv.get<EffectEntry>(this.#key(key));
-        if (entry.value?.state !== "reserved" || entry.value.holder !== holder) continue;
-        await this.#kv.atomic().check(entry).delete(this.#key(key)).commit();
+    return this.#gate.run("release effects", async () => {
+      const entries = await getAll<EffectEntry>(this.#kv, [...new Set(keys)].map((key) => this.#key(key)));
+      const operation = this.#kv.atomic().delete(holdKey(this.#ledger, holder));
+      for (const entry of entries) {
+        if (entry.value?.state === "reserved" && entry.value.holder === holder) {
+          operation.check(entry).delete(entry.key);
+        }
       }
+      // A concurrent change to one of these keys is not the holder's: read again and retry.
+      if (!(await operation.commit()).ok) throw new Error("database is locked (a key changed meanwhile)");
     });
   }
 
@@ -94,7 +115,7 @@ export class KvEffects implements LedgerEffects {
 
   /** Read the committed keys from the store again. */
   refresh(): Promise<void> {
-    return retryBusy(async () => {
+    return this.#gate.run("read effects", async () => {
       const committed = new Set<string>();
       for await (const entry of this.#kv.list<EffectEntry>({ prefix: ["pab", "fx", this.#ledger] })) {
         if (entry.value.state === "committed") committed.add(String(entry.key[3]));
@@ -104,6 +125,36 @@ export class KvEffects implements LedgerEffects {
   }
 
   #key(effect: string): Deno.KvKey {
-    return ["pab", "fx", this.#ledger, effect];
+    return effectKey(this.#ledger, effect);
   }
+}
+
+/**
+ * Release the holds older than `grace` milliseconds: their process died
+ * between reserving keys and saving the reservation (the caller never got an
+ * id), so nobody can finish them. Returns how many were released.
+ */
+export async function releaseStaleHolds(kv: Deno.Kv, gate: KvGate, grace: number, now: number): Promise<number> {
+  let released = 0;
+  const holds = await gate.run("list holds", async () => {
+    const found: Deno.KvEntry<HoldEntry>[] = [];
+    for await (const entry of kv.list<HoldEntry>({ prefix: ["pab", "hold"] })) found.push(entry);
+    return found;
+  });
+  for (const hold of holds) {
+    if (now - hold.value.at < grace) continue;
+    const [, , ledger, holder] = hold.key as [string, string, string, string];
+    const done = await gate.run("release a stale hold", async () => {
+      const entries = await getAll<EffectEntry>(kv, hold.value.keys.map((key) => effectKey(ledger, key)));
+      const operation = kv.atomic().check(hold).delete(hold.key);
+      for (const entry of entries) {
+        if (entry.value?.state === "reserved" && entry.value.holder === holder) {
+          operation.check(entry).delete(entry.key);
+        }
+      }
+      return (await operation.commit()).ok;
+    });
+    if (done) released++;
+  }
+  return released;
 }

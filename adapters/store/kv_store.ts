@@ -1,17 +1,43 @@
 /**
  * pab's store on Deno KV: in memory (`:memory:`), a local file, or a remote
- * KV by URL (a self-hosted `denokv` server or Deno Deploy). Every write that
- * several processes may race on is an atomic check-and-set.
+ * KV by URL (a self-hosted `denokv` server or Deno Deploy). Every logical
+ * step is one atomic write with its checks, so a process killed at any point
+ * leaves either the whole step or none of it.
  *
  * @module
  */
-import { type AuditEvent, type AuditRecord, linkRecord } from "../audit/mod.ts";
-import { backoff, listTexts, retryBusy, setText } from "./_kv_text.ts";
-import { KvEffects } from "./kv_effects.ts";
-import type { LedgerEffects, PabStore, ReservationRecord, SessionInput, SessionRecord } from "./pab_store.ts";
+import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
+import { addAudit } from "./_kv_audit.ts";
+import { KvGate } from "./_kv_gate.ts";
+import { backoff, getAll, listTexts, setText } from "./_kv_text.ts";
+import { type EffectEntry, effectKey, holdKey, KvEffects, releaseStaleHolds } from "./kv_effects.ts";
+import type {
+  FinishResult,
+  LedgerEffects,
+  PabStore,
+  ReservationFinish,
+  ReservationRecord,
+  SessionInput,
+  SessionRecord,
+  StoreHealth,
+} from "./pab_store.ts";
+import type { FileIdentity } from "./safe_path.ts";
 import { StoreError } from "./store_error.ts";
 
 const ATTEMPTS = 200;
+const META: Deno.KvKey = ["pab", "meta", "store"];
+
+/** Options of a {@linkcode KvStore}. */
+export interface KvStoreOptions {
+  /** The most one call may take, in milliseconds (default 10,000). */
+  readonly deadline?: number;
+  /** Whether the KV is remote (a missed deadline then means the server does not answer). */
+  readonly remote?: boolean;
+  /** The local file's identity, checked before every call (a deleted or replaced file fails `ERR_STORE_GONE`). */
+  readonly identity?: FileIdentity;
+  /** How old a hold must be before {@linkcode KvStore.repair} releases it, in milliseconds (default 10 minutes). */
+  readonly holdGrace?: number;
+}
 
 /**
  * A {@linkcode PabStore} over an open `Deno.Kv`.
@@ -32,42 +58,51 @@ export class KvStore implements PabStore {
   /** Where the store is, for messages. */
   readonly description: string;
   readonly #kv: Deno.Kv;
+  readonly #gate: KvGate;
   readonly #effects = new Map<string, KvEffects>();
-  readonly #auditQueues = new Map<string, Promise<unknown>>();
+  readonly #holdGrace: number;
+  #stamp: string | undefined;
 
   /** Wrap an open KV; `description` names it in messages. */
-  constructor(kv: Deno.Kv, description: string) {
+  constructor(kv: Deno.Kv, description: string, options: KvStoreOptions = {}) {
     this.#kv = kv;
     this.description = description;
+    this.#gate = new KvGate(description, {
+      deadline: options.deadline ?? 10_000,
+      remote: options.remote ?? false,
+      ...(options.identity ? { identity: options.identity } : {}),
+    });
+    this.#holdGrace = options.holdGrace ?? 600_000;
   }
 
-  /** Save a new session; false if the id is taken. */
-  createSession(record: SessionRecord): Promise<boolean> {
-    return retryBusy(async () => {
+  /** Save a new session and its first audit events in one write; false if the id is taken. */
+  createSession(record: SessionRecord, audit: readonly AuditEvent[] = []): Promise<boolean> {
+    return this.#write("make a session", record.id, audit, (operation) => {
       const key = ["pab", "session", record.id];
-      return (await this.#kv.atomic().check({ key, versionstamp: null }).set(key, record).commit()).ok;
-    });
+      operation.check({ key, versionstamp: null }).set(key, record);
+      return Promise.resolve(true);
+    }, async () => (await this.#kv.get(["pab", "session", record.id])).versionstamp === null);
   }
 
   /** A session, or undefined. */
   session(id: string): Promise<SessionRecord | undefined> {
-    return retryBusy(async () => {
+    return this.#gate.run("read a session", async () => {
       return (await this.#kv.get<SessionRecord>(["pab", "session", id])).value ?? undefined;
     });
   }
 
-  /** Append an input at `seq`; false if that position is taken. */
-  appendInput(session: string, seq: number, input: SessionInput): Promise<boolean> {
-    return retryBusy(async () => {
-      const key = ["pab", "in", session, seq];
-      const operation = this.#kv.atomic().check({ key: [...key, 0], versionstamp: null });
-      return (await setText(operation, key, JSON.stringify(input)).commit()).ok;
-    });
+  /** Append an input at `seq` with its audit events, in one write; false if that position is taken. */
+  appendInput(session: string, seq: number, input: SessionInput, audit: readonly AuditEvent[] = []): Promise<boolean> {
+    const key = ["pab", "in", session, seq];
+    return this.#write("append an input", session, audit, (operation) => {
+      setText(operation.check({ key: [...key, 0], versionstamp: null }), key, JSON.stringify(input));
+      return Promise.resolve(true);
+    }, async () => (await this.#kv.get([...key, 0])).versionstamp === null);
   }
 
   /** The inputs of a session from `from` on. */
   inputs(session: string, from: number): Promise<SessionInput[]> {
-    return retryBusy(async () => {
+    return this.#gate.run("read inputs", async () => {
       const prefix = ["pab", "in", session];
       const texts = await listTexts(this.#kv, { prefix, start: [...prefix, from] }, 3);
       return texts.map((entry) => JSON.parse(entry.text));
@@ -77,83 +112,109 @@ export class KvStore implements PabStore {
   /** The effects of a ledger (one object per ledger, shared by its sessions in this process). */
   effects(ledger: string): LedgerEffects {
     let effects = this.#effects.get(ledger);
-    if (!effects) this.#effects.set(ledger, effects = new KvEffects(this.#kv, ledger));
+    if (!effects) this.#effects.set(ledger, effects = new KvEffects(this.#kv, this.#gate, ledger));
     return effects;
   }
 
-  /** Keep a reservation until it is finished. */
-  saveReservation(record: ReservationRecord): Promise<void> {
-    return retryBusy(async () => {
-      const key = ["pab", "res", record.session, record.id];
-      const result = await setText(this.#kv.atomic(), key, JSON.stringify(record)).commit();
-      if (!result.ok) throw new StoreError("ERR_STORE_WRITE", `Cannot save reservation "${record.id}"`);
+  /** Turn the hold of a reservation's keys into its record, spend rulings and append audit events, in one write. */
+  saveReservation(
+    record: ReservationRecord,
+    options: { readonly spend?: readonly string[]; readonly audit?: readonly AuditEvent[] } = {},
+  ): Promise<boolean> {
+    return this.#write("save a reservation", record.session, options.audit ?? [], async (operation) => {
+      const ledger = await this.#ledgerOf(record);
+      const keys = [...new Set(record.keys)];
+      const held = await getAll<EffectEntry>(this.#kv, keys.map((key) => effectKey(ledger, key)));
+      for (const entry of held) {
+        if (entry.value?.state !== "reserved" || entry.value.holder !== record.holder) {
+          throw new StoreError(
+            "ERR_STORE_WRITE",
+            `Cannot save reservation "${record.id}": its effect "${String(entry.key[3])}" is no longer held ` +
+              `(a repair released it after its process stopped; propose the call again)`,
+          );
+        }
+        operation.check(entry);
+      }
+      operation.delete(holdKey(ledger, record.holder));
+      setText(operation, ["pab", "res", record.session, record.id], JSON.stringify(record));
+      for (const ruling of new Set(options.spend ?? [])) {
+        const key = ["pab", "spent", record.session, ruling];
+        if ((await this.#kv.get(key)).versionstamp !== null) return false;
+        operation.check({ key, versionstamp: null }).set(key, true);
+      }
+      return true;
     });
   }
 
   /** An unfinished reservation, or undefined. */
   reservation(session: string, id: string): Promise<ReservationRecord | undefined> {
-    return retryBusy(async () => {
+    return this.#gate.run("read a reservation", async () => {
       const texts = await listTexts(this.#kv, { prefix: ["pab", "res", session, id] }, 3);
       return texts.length ? JSON.parse(texts[0].text) : undefined;
     });
   }
 
-  /** Mark a reservation finished; false if it was already finished or never made. */
-  finishReservation(session: string, id: string): Promise<boolean> {
-    return retryBusy(async () => {
-      const prefix = ["pab", "res", session, id];
-      const entries = [];
-      for await (const entry of this.#kv.list({ prefix })) entries.push(entry);
-      if (!entries.length) return false;
-      const operation = this.#kv.atomic();
-      for (const entry of entries) operation.check(entry).delete(entry.key);
-      return (await operation.commit()).ok;
+  /** Finish a reservation: record gone, keys committed or released, output and audit events appended, in one write. */
+  finishReservation(session: string, id: string, finish: ReservationFinish): Promise<FinishResult> {
+    return this.#write<FinishResult>("finish a reservation", session, finish.audit ?? [], async (operation) => {
+      const parts: Deno.KvEntry<{ count: number; text: string }>[] = [];
+      for await (
+        const entry of this.#kv.list<{ count: number; text: string }>({ prefix: ["pab", "res", session, id] })
+      ) {
+        parts.push(entry);
+      }
+      if (!parts.length || parts.length !== parts[0].value.count) return "unknown";
+      for (const part of parts) operation.check(part).delete(part.key);
+      const record = JSON.parse(parts.map((part) => part.value.text).join("")) as ReservationRecord;
+      const ledger = await this.#ledgerOf(record);
+      const commit = finish.outcome === "commit" ? new Set(record.effects) : new Set<string>();
+      const mine = [...new Set([...record.keys, ...record.checks])].filter((key) => !commit.has(key));
+      for (const entry of await getAll<EffectEntry>(this.#kv, mine.map((key) => effectKey(ledger, key)))) {
+        if (entry.value?.state === "reserved" && entry.value.holder === record.holder) {
+          operation.check(entry).delete(entry.key);
+        }
+      }
+      for (const key of commit) {
+        operation.set(effectKey(ledger, key), { state: "committed", holder: record.holder } satisfies EffectEntry);
+      }
+      if (finish.input) {
+        const key = ["pab", "in", session, finish.input.seq];
+        const slot = await this.#kv.get([...key, 0]);
+        if (slot.versionstamp !== null) return "moved";
+        setText(operation.check(slot), key, JSON.stringify(finish.input.input));
+      }
+      return "finished";
     });
   }
 
   /** Spend a ruling; false if it was already spent. */
   spendRuling(session: string, id: string): Promise<boolean> {
-    return retryBusy(async () => {
+    return this.#gate.run("spend a ruling", async () => {
       const key = ["pab", "spent", session, id];
       return (await this.#kv.atomic().check({ key, versionstamp: null }).set(key, true).commit()).ok;
     });
   }
 
   /** Append an event after the chain's current head, retrying while other writers move the head. */
-  appendAudit(stream: string, event: AuditEvent): Promise<AuditRecord> {
-    // One append at a time per chain in this process; other processes are handled by the atomic check.
-    const previous = this.#auditQueues.get(stream) ?? Promise.resolve();
-    const next = previous.catch(() => {}).then(() => this.#appendAudit(stream, event));
-    this.#auditQueues.set(stream, next);
-    const tidy = () => {
-      if (this.#auditQueues.get(stream) === next) this.#auditQueues.delete(stream);
-    };
-    next.then(tidy, tidy);
-    return next;
-  }
-
-  async #appendAudit(stream: string, event: AuditEvent): Promise<AuditRecord> {
-    const headKey = ["pab", "head", stream];
-    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const record = await retryBusy(async () => {
-        const head = await this.#kv.get<{ seq: number; hash: string }>(headKey);
-        const record = linkRecord(stream, head.value ?? undefined, event);
-        const operation = this.#kv.atomic().check(head).set(headKey, { seq: record.seq, hash: record.hash });
-        setText(operation, ["pab", "audit", stream, record.seq], JSON.stringify(record));
-        return (await operation.commit()).ok ? record : undefined;
-      });
-      if (record) return record;
-      await backoff(attempt);
-    }
-    throw new StoreError("ERR_STORE_WRITE", `Cannot append to audit chain "${stream}": other writers kept moving it`);
+  async appendAudit(stream: string, event: AuditEvent): Promise<AuditRecord> {
+    let appended: AuditRecord[] = [];
+    await this.#write(
+      "append to the audit chain",
+      stream,
+      [event],
+      () => Promise.resolve(true),
+      undefined,
+      (records) => {
+        appended = records;
+      },
+    );
+    return appended[0];
   }
 
   /** The records of one chain, or of every chain, in order. */
   audit(stream?: string): Promise<AuditRecord[]> {
-    return retryBusy(async () => {
-      const streams: string[] = [];
-      if (stream !== undefined) streams.push(stream);
-      else for await (const entry of this.#kv.list({ prefix: ["pab", "head"] })) streams.push(String(entry.key[2]));
+    return this.#gate.run("read the audit chain", async () => {
+      const streams = stream === undefined ? [...(await this.#heads()).keys()] : [stream];
       const records: AuditRecord[] = [];
       for (const name of streams) {
         const texts = await listTexts(this.#kv, { prefix: ["pab", "audit", name] }, 3);
@@ -163,8 +224,117 @@ export class KvStore implements PabStore {
     });
   }
 
+  /** The head each chain's writer recorded, by chain. */
+  heads(): Promise<Map<string, { readonly seq: number; readonly hash: string }>> {
+    return this.#gate.run("read the audit heads", () => this.#heads());
+  }
+
+  /**
+   * Mark the store as pab's at open (a random id under `["pab", "meta",
+   * "store"]`, written once), and remember it: {@linkcode KvStore.probe}
+   * fails `ERR_STORE_GONE` when a store answers with another id.
+   */
+  async stamp(): Promise<void> {
+    this.#stamp = await this.#gate.run("mark the store", async () => {
+      const current = await this.#kv.get<{ id: string }>(META);
+      if (current.value) return current.value.id;
+      const id = crypto.randomUUID();
+      const made = await this.#kv.atomic().check(current).set(META, { id, created: new Date().toISOString() }).commit();
+      return made.ok ? id : (await this.#kv.get<{ id: string }>(META)).value?.id ?? id;
+    });
+  }
+
+  /**
+   * Repair what a process killed mid-step can leave: holds older than the
+   * grace period (keys reserved by a call whose reservation record was never
+   * saved, so no caller has its id) are released. Runs at open; returns how
+   * many holds it released.
+   */
+  async repair(now: number = Date.now()): Promise<{ readonly releasedHolds: number }> {
+    return { releasedHolds: await releaseStaleHolds(this.#kv, this.#gate, this.#holdGrace, now) };
+  }
+
+  /** Check that the store answers, is the one opened, and takes a write, within the deadline. */
+  async probe(): Promise<StoreHealth> {
+    const started = performance.now();
+    try {
+      await this.#gate.run("probe the store", async () => {
+        const stamp = (await this.#kv.get<{ id: string }>(META)).value?.id;
+        if (this.#stamp !== undefined && stamp !== this.#stamp) {
+          throw new StoreError(
+            "ERR_STORE_GONE",
+            `Cannot use store "${this.description}": it is not the store pab opened (its data was deleted or replaced; ` +
+              `restore it, or restart pab)`,
+          );
+        }
+        await this.#kv.set(["pab", "meta", "probe"], Date.now());
+      });
+      return { ok: true, description: this.description, latencyMs: performance.now() - started };
+    } catch (error) {
+      const fault = this.#gate.fault("probe the store", error);
+      return {
+        ok: false,
+        description: this.description,
+        code: fault.code,
+        message: fault.message,
+        retryAfter: fault.retryAfter,
+      };
+    }
+  }
+
   /** Close the KV. */
   close(): void {
+    this.#gate.close();
     this.#kv.close();
+  }
+
+  /**
+   * One atomic write: `build` adds its checks and mutations (or returns a
+   * failure with nothing written), then `audit` is chained after the head of
+   * `stream`'s audit chain in the same write. A commit that fails because the
+   * head moved is built again; one that fails on `build`'s own checks is
+   * built again too, and `build` then sees what changed. `taken` (optional)
+   * answers false at once when a retry cannot help.
+   */
+  async #write<T>(
+    what: string,
+    stream: string,
+    audit: readonly AuditEvent[],
+    build: (operation: Deno.AtomicOperation) => Promise<T>,
+    free?: () => Promise<boolean>,
+    appended?: (records: AuditRecord[]) => void,
+  ): Promise<T> {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const outcome = await this.#gate.run(what, async () => {
+        const operation = this.#kv.atomic();
+        const result = await build(operation);
+        if (result !== true && result !== "finished") return { result };
+        const records = await addAudit(this.#kv, operation, stream, audit);
+        if ((await operation.commit()).ok) {
+          appended?.(records);
+          return { result };
+        }
+        if (free && !(await free())) return { result: false as T };
+        return undefined;
+      });
+      if (outcome) return outcome.result;
+      await backoff(attempt);
+    }
+    throw new StoreError(
+      "ERR_STORE_WRITE",
+      `Cannot ${what} in store "${this.description}": other writers kept changing it`,
+    );
+  }
+
+  async #ledgerOf(record: ReservationRecord): Promise<string> {
+    return (await this.#kv.get<SessionRecord>(["pab", "session", record.session])).value?.ledger ?? record.session;
+  }
+
+  async #heads(): Promise<Map<string, { seq: number; hash: string }>> {
+    const heads = new Map<string, { seq: number; hash: string }>();
+    for await (const entry of this.#kv.list<{ seq: number; hash: string }>({ prefix: ["pab", "head"] })) {
+      heads.set(String(entry.key[2]), entry.value);
+    }
+    return heads;
   }
 }

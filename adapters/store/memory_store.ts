@@ -6,7 +6,16 @@
  * @module
  */
 import { type AuditEvent, type AuditRecord, linkRecord } from "../audit/mod.ts";
-import type { LedgerEffects, PabStore, ReservationRecord, SessionInput, SessionRecord } from "./pab_store.ts";
+import type {
+  FinishResult,
+  LedgerEffects,
+  PabStore,
+  ReservationFinish,
+  ReservationRecord,
+  SessionInput,
+  SessionRecord,
+  StoreHealth,
+} from "./pab_store.ts";
 import { StoreError } from "./store_error.ts";
 
 const MAX_KEYS = 100;
@@ -85,10 +94,11 @@ export class MemoryStore implements PabStore {
   readonly #spent = new Set<string>();
   readonly #audit = new Map<string, AuditRecord[]>();
 
-  /** Save a new session; false if the id is taken. */
-  createSession(record: SessionRecord): Promise<boolean> {
+  /** Save a new session and its first audit events; false if the id is taken. */
+  createSession(record: SessionRecord, audit: readonly AuditEvent[] = []): Promise<boolean> {
     if (this.#sessions.has(record.id)) return Promise.resolve(false);
     this.#sessions.set(record.id, JSON.stringify(record));
+    this.#chain(record.id, audit);
     return Promise.resolve(true);
   }
 
@@ -98,12 +108,13 @@ export class MemoryStore implements PabStore {
     return Promise.resolve(text === undefined ? undefined : JSON.parse(text));
   }
 
-  /** Append an input at `seq`; false if that position is taken. */
-  appendInput(session: string, seq: number, input: SessionInput): Promise<boolean> {
+  /** Append an input at `seq` with its audit events; false if that position is taken. */
+  appendInput(session: string, seq: number, input: SessionInput, audit: readonly AuditEvent[] = []): Promise<boolean> {
     const inputs = this.#inputs.get(session) ?? [];
     if (seq !== inputs.length) return Promise.resolve(false);
     inputs.push(JSON.stringify(input));
     this.#inputs.set(session, inputs);
+    this.#chain(session, audit);
     return Promise.resolve(true);
   }
 
@@ -113,16 +124,23 @@ export class MemoryStore implements PabStore {
   }
 
   /** The effects of a ledger. */
-  effects(ledger: string): LedgerEffects {
+  effects(ledger: string): MemoryEffects {
     let effects = this.#effects.get(ledger);
     if (!effects) this.#effects.set(ledger, effects = new MemoryEffects());
     return effects;
   }
 
-  /** Keep a reservation until it is finished. */
-  saveReservation(record: ReservationRecord): Promise<void> {
+  /** Keep a reservation, spend rulings and append audit events; false if a ruling was spent already. */
+  saveReservation(
+    record: ReservationRecord,
+    options: { readonly spend?: readonly string[]; readonly audit?: readonly AuditEvent[] } = {},
+  ): Promise<boolean> {
+    const spend = [...new Set(options.spend ?? [])].map((id) => `${record.session}\u0000${id}`);
+    if (spend.some((key) => this.#spent.has(key))) return Promise.resolve(false);
+    for (const key of spend) this.#spent.add(key);
     this.#reservations.set(`${record.session}\u0000${record.id}`, JSON.stringify(record));
-    return Promise.resolve();
+    this.#chain(record.session, options.audit ?? []);
+    return Promise.resolve(true);
   }
 
   /** An unfinished reservation, or undefined. */
@@ -131,9 +149,25 @@ export class MemoryStore implements PabStore {
     return Promise.resolve(text === undefined ? undefined : JSON.parse(text));
   }
 
-  /** Mark a reservation finished; false if it was already finished or never made. */
-  finishReservation(session: string, id: string): Promise<boolean> {
-    return Promise.resolve(this.#reservations.delete(`${session}\u0000${id}`));
+  /** Finish a reservation: keys committed or released, output and audit events appended. */
+  finishReservation(session: string, id: string, finish: ReservationFinish): Promise<FinishResult> {
+    const text = this.#reservations.get(`${session}\u0000${id}`);
+    if (text === undefined) return Promise.resolve("unknown");
+    if (finish.input && finish.input.seq !== (this.#inputs.get(session) ?? []).length) return Promise.resolve("moved");
+    const record = JSON.parse(text) as ReservationRecord;
+    this.#reservations.delete(`${session}\u0000${id}`);
+    const sessionText = this.#sessions.get(session);
+    const effects = this.effects(sessionText === undefined ? session : JSON.parse(sessionText).ledger);
+    if (finish.outcome === "commit") {
+      effects.commit(record.effects, record.holder);
+      effects.release(record.checks, record.holder);
+    }
+    effects.release(record.keys, record.holder);
+    if (finish.input) {
+      this.#inputs.set(session, [...this.#inputs.get(session) ?? [], JSON.stringify(finish.input.input)]);
+    }
+    this.#chain(session, finish.audit ?? []);
+    return Promise.resolve("finished");
   }
 
   /** Spend a ruling; false if it was already spent. */
@@ -146,17 +180,37 @@ export class MemoryStore implements PabStore {
 
   /** Append an event to a chain. */
   appendAudit(stream: string, event: AuditEvent): Promise<AuditRecord> {
-    const chain = this.#audit.get(stream) ?? [];
-    const record = linkRecord(stream, chain.at(-1), event);
-    chain.push(record);
-    this.#audit.set(stream, chain);
-    return Promise.resolve(record);
+    return Promise.resolve(this.#chain(stream, [event])[0]);
   }
 
   /** The records of one chain, or of every chain (in the order the chains were started). */
   audit(stream?: string): Promise<AuditRecord[]> {
     const chains = stream === undefined ? [...this.#audit.values()] : [this.#audit.get(stream) ?? []];
     return Promise.resolve(chains.flat().map((record) => JSON.parse(JSON.stringify(record))));
+  }
+
+  /** The head of each chain. */
+  heads(): Promise<Map<string, { readonly seq: number; readonly hash: string }>> {
+    const heads = new Map<string, { seq: number; hash: string }>();
+    for (const [stream, chain] of this.#audit) if (chain.length) heads.set(stream, chain.at(-1)!);
+    return Promise.resolve(new Map([...heads].map(([stream, { seq, hash }]) => [stream, { seq, hash }])));
+  }
+
+  /** Always healthy: this process holds the only copy. */
+  probe(): Promise<StoreHealth> {
+    return Promise.resolve({ ok: true, description: this.description, latencyMs: 0 });
+  }
+
+  #chain(stream: string, events: readonly AuditEvent[]): AuditRecord[] {
+    const chain = this.#audit.get(stream) ?? [];
+    const records: AuditRecord[] = [];
+    for (const event of events) {
+      const record = linkRecord(stream, chain.at(-1), event);
+      chain.push(record);
+      records.push(record);
+    }
+    if (chain.length) this.#audit.set(stream, chain);
+    return records;
   }
 
   /** Nothing to close. */

@@ -8,6 +8,7 @@
  */
 import type { EffectStore, Label } from "../../core/mod.ts";
 import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
+import type { StoreErrorCode } from "./store_error.ts";
 
 /** A session as stored. */
 export interface SessionRecord {
@@ -72,32 +73,93 @@ export interface LedgerEffects extends EffectStore {
   refresh(): Promise<void>;
 }
 
-/** pab's durable state. Every method is safe to call from many processes at once. */
+/** What {@linkcode PabStore.finishReservation} does with a reservation's keys. */
+export interface ReservationFinish {
+  /** `commit`: the call ran (its effects committed, its checked keys released); `release`: it failed (keys given back). */
+  readonly outcome: "commit" | "release";
+  /** The call's output to append as an input of the session, at position `seq`, in the same write. */
+  readonly input?: { readonly seq: number; readonly input: SessionInput };
+  /** Events to append to the session's audit chain in the same write. */
+  readonly audit?: readonly AuditEvent[];
+}
+
+/** How {@linkcode PabStore.finishReservation} went. */
+export type FinishResult =
+  /** Finished: keys, input and audit events written at once. */
+  | "finished"
+  /** No open reservation by that id (never made, or finished already): nothing written. */
+  | "unknown"
+  /** The input position was taken by another writer: nothing written; catch up and retry. */
+  | "moved";
+
+/** The store's health, from {@linkcode PabStore.probe}. */
+export type StoreHealth =
+  | { readonly ok: true; readonly description: string; readonly latencyMs: number }
+  | {
+    readonly ok: false;
+    readonly description: string;
+    /** The fault's {@linkcode StoreErrorCode}. */
+    readonly code: StoreErrorCode;
+    /** What is wrong, where, and how to fix it. */
+    readonly message: string;
+    /** Seconds to wait before retrying, or null (an operator must act). */
+    readonly retryAfter: number | null;
+  };
+
+/**
+ * pab's durable state. Every method is safe to call from many processes at
+ * once, and every logical step is one atomic write: an input with its audit
+ * events, a reservation record with its rulings spent and its audit events
+ * (its keys were held by {@linkcode LedgerEffects.reserve}), a finished
+ * reservation with its effects, its output and its audit events. Every
+ * method rejects with a {@linkcode StoreError} only, within the store's
+ * deadline.
+ */
 export interface PabStore {
   /** A short description for messages (`memory`, a path, a URL without credentials). */
   readonly description: string;
-  /** Save a new session; false if the id is taken. */
-  createSession(record: SessionRecord): Promise<boolean>;
+  /** Save a new session (and its first audit events, in the same write); false if the id is taken. */
+  createSession(record: SessionRecord, audit?: readonly AuditEvent[]): Promise<boolean>;
   /** A session, or undefined. */
   session(id: string): Promise<SessionRecord | undefined>;
-  /** Append an input at position `seq`; false if another writer took that position first. */
-  appendInput(session: string, seq: number, input: SessionInput): Promise<boolean>;
+  /**
+   * Append an input at position `seq`, with its audit events in the same
+   * write; false (nothing written) if another writer took that position first.
+   */
+  appendInput(session: string, seq: number, input: SessionInput, audit?: readonly AuditEvent[]): Promise<boolean>;
   /** The inputs of a session from position `from` on, in order. */
   inputs(session: string, from: number): Promise<SessionInput[]>;
   /** The effects of a ledger. */
   effects(ledger: string): LedgerEffects;
-  /** Keep a reservation until it is finished. */
-  saveReservation(record: ReservationRecord): Promise<void>;
+  /**
+   * Keep a reservation until it is finished: in one write, check that its
+   * holder still holds its keys, turn their hold into this record, spend
+   * the rulings in `spend` and append `audit`. False (nothing written) if one
+   * of the rulings was spent already; `ERR_STORE_WRITE` if the keys are no
+   * longer held (a repair released them).
+   */
+  saveReservation(
+    record: ReservationRecord,
+    options?: { readonly spend?: readonly string[]; readonly audit?: readonly AuditEvent[] },
+  ): Promise<boolean>;
   /** A reservation that is not finished yet, or undefined. */
   reservation(session: string, id: string): Promise<ReservationRecord | undefined>;
-  /** Mark a reservation finished; false if it was already finished (or never made). */
-  finishReservation(session: string, id: string): Promise<boolean>;
+  /**
+   * Finish a reservation in one write: delete its record, commit or release
+   * its keys under its holder, append its output as an input and its audit
+   * events. Whoever knows the id may finish it, once.
+   */
+  finishReservation(session: string, id: string, finish: ReservationFinish): Promise<FinishResult>;
   /** Spend a ruling; false if it was already spent. */
   spendRuling(session: string, id: string): Promise<boolean>;
   /** Append an event to a chain (atomically after its current head) and return the record. */
   appendAudit(stream: string, event: AuditEvent): Promise<AuditRecord>;
   /** Every record of one chain, or of every chain when `stream` is undefined, in order. */
   audit(stream?: string): Promise<AuditRecord[]>;
+  /** The head each chain's writer recorded (`seq` and `hash` of its last record), by chain. */
+  heads(): Promise<Map<string, { readonly seq: number; readonly hash: string }>>;
+  /** Check that the store answers, is the one opened, and can be written (a tiny write), within the deadline. */
+  probe(): Promise<StoreHealth>;
   /** Close the store. */
   close(): void;
 }

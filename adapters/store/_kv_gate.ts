@@ -1,0 +1,164 @@
+import { backoff } from "./_kv_text.ts";
+import { StoreError, type StoreErrorCode } from "./store_error.ts";
+
+/** How a KV call may fail, by the words SQLite, the file system or the KV client use (first match wins). */
+const FAULTS: readonly (readonly [StoreErrorCode, RegExp, string])[] = [
+  ["ERR_STORE_FULL", /disk is full|SQLITE_FULL|no space left|ENOSPC|quota exceeded/i, "free disk space, then retry"],
+  [
+    "ERR_STORE_READONLY",
+    /readonly database|read-only|SQLITE_READONLY|EROFS|attempt to write/i,
+    "make the store file and its folder writable",
+  ],
+  [
+    "ERR_STORE_CORRUPT",
+    /malformed|not a database|SQLITE_CORRUPT|SQLITE_NOTADB|corrupt/i,
+    "restore the store from a backup, or move it away and start a new one",
+  ],
+  ["ERR_STORE_IO", /disk I\/O error|SQLITE_IOERR|input\/output error|\bEIO\b/i, "check the disk, then retry"],
+  [
+    "ERR_STORE_LIMIT",
+    /(value|key|mutation|size) too large|too many (mutations|checks|keys|ranges)|exceeds the limit/i,
+    "send a smaller value",
+  ],
+  ["ERR_STORE_CLOSED", /bad resource|resource (has been )?closed|BadResource|Interrupted/i, "open the store again"],
+];
+const BUSY = /database is locked|database table is locked|SQLITE_BUSY/i;
+
+/** Options of a {@linkcode KvGate}. */
+export interface KvGateOptions {
+  /** The most a call may take, busy retries included (milliseconds). */
+  readonly deadline: number;
+  /** Whether the store is a remote KV (a call that misses its deadline means the server does not answer). */
+  readonly remote: boolean;
+  /** The local file's identity when it was opened, checked before every call. */
+  readonly identity?: { readonly path: string; readonly dev: number; readonly ino: number };
+}
+
+/**
+ * Every call into Deno KV passes this gate: it checks that the store file is
+ * still the one opened, retries while SQLite is busy, gives up at a
+ * deadline, and turns every failure into a {@linkcode StoreError} with the
+ * code of its fault.
+ */
+export class KvGate {
+  readonly #description: string;
+  readonly #options: KvGateOptions;
+  #closed = false;
+
+  constructor(description: string, options: KvGateOptions) {
+    this.#description = description;
+    this.#options = options;
+  }
+
+  /** The deadline of one call, in milliseconds. */
+  get deadline(): number {
+    return this.#options.deadline;
+  }
+
+  /** Mark the store closed: later calls fail with `ERR_STORE_CLOSED`. */
+  close(): void {
+    this.#closed = true;
+  }
+
+  /** Run `task` (safe to repeat: a busy commit wrote nothing) under the deadline; `what` names it in messages. */
+  async run<T>(what: string, task: () => Promise<T>): Promise<T> {
+    if (this.#closed) throw this.#error("ERR_STORE_CLOSED", what, "the store was closed", "open it again");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let expired = false;
+    const work = this.#attempts(what, task, () => expired);
+    // A call past its deadline may still finish in the background: its result is dropped, its failure observed.
+    work.catch(() => {});
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        expired = true;
+        reject(
+          this.#options.remote
+            ? this.#error(
+              "ERR_STORE_UNREACHABLE",
+              what,
+              `the server did not answer within ${this.deadline} ms`,
+              "check that the denokv server runs and is reachable, then retry",
+            )
+            : this.#error(
+              "ERR_STORE_TIMEOUT",
+              what,
+              `it took longer than ${this.deadline} ms`,
+              "another process may hold the file's lock; retry",
+            ),
+        );
+      }, this.#options.deadline);
+    });
+    try {
+      return await Promise.race([work, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Fail with `ERR_STORE_GONE` if the file at the path is not the one opened. */
+  async checkIdentity(what: string): Promise<void> {
+    const identity = this.#options.identity;
+    if (!identity) return;
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.lstat(identity.path);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) {
+        throw this.#error(
+          "ERR_STORE_GONE",
+          what,
+          `the file "${identity.path}" was deleted while pab had it open`,
+          "restore it from a backup, or restart pab to start a new store",
+        );
+      }
+      throw this.fault(what, error);
+    }
+    if (info.isSymlink || info.dev !== identity.dev || info.ino !== identity.ino) {
+      throw this.#error(
+        "ERR_STORE_GONE",
+        what,
+        `the file "${identity.path}" was replaced while pab had it open`,
+        "find out who replaced it; restart pab to open the new file",
+      );
+    }
+  }
+
+  /** The {@linkcode StoreError} for a failure of a KV call. */
+  fault(what: string, error: unknown): StoreError {
+    if (error instanceof StoreError) return error;
+    const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const detail = (error instanceof Error ? error.message : String(error)).split("\n")[0];
+    for (const [code, pattern, fix] of FAULTS) {
+      if (pattern.test(text)) return this.#error(code, what, detail, fix, error);
+    }
+    if (error instanceof Error && error.name === "NotCapable") {
+      return this.#error("ERR_STORE_OPEN", what, "Deno's permission sandbox refused it", "grant access to the store");
+    }
+    if (this.#options.remote) {
+      return this.#error(
+        "ERR_STORE_UNREACHABLE",
+        what,
+        detail,
+        "check the server, the URL and DENO_KV_ACCESS_TOKEN",
+        error,
+      );
+    }
+    return this.#error("ERR_STORE_IO", what, detail, "check the store file and the disk", error);
+  }
+
+  async #attempts<T>(what: string, task: () => Promise<T>, expired: () => boolean): Promise<T> {
+    await this.checkIdentity(what);
+    for (let attempt = 0;; attempt++) {
+      try {
+        return await task();
+      } catch (error) {
+        if (expired() || !(error instanceof Error) || !BUSY.test(error.message)) throw this.fault(what, error);
+        await backoff(attempt);
+      }
+    }
+  }
+
+  #error(code: StoreErrorCode, what: string, why: string, fix: string, cause?: unknown): StoreError {
+    return new StoreError(code, `Cannot ${what} in store "${this.#description}": ${why} (${fix})`, { cause });
+  }
+}

@@ -115,7 +115,7 @@ Deno.test("pab audit verify reports the first broken link with its code and exit
   lines[2] = lines[2].replace("attacker", "attackar");
   const memory = memoryIo({ files: { "good.jsonl": text, "bad.jsonl": lines.join("\n") } });
   assert.equal(await auditCommand.run(["verify", "good.jsonl"], memory.io), 0);
-  assert.equal(memory.stdout(), "ok: 24 records in 2 chains verify\n");
+  assert.match(memory.stdout(), /^ok: 24 records in 2 chains verify \(not anchored: /);
   const bad = memoryIo({ files: { "bad.jsonl": lines.join("\n") } });
   assert.equal(await auditCommand.run(["verify", "bad.jsonl"], bad.io), 1);
   assert.match(bad.stdout(), /^broken at line 3: \[ERR_AUDIT_HASH\] record 2 of "s_[0-9a-f]+" was changed: /);
@@ -130,7 +130,7 @@ Deno.test("pab audit verify, show and export read a store file", async () => {
     (await sampleStore(`${dir}/state.kv`)).close();
     const verify = memoryIo();
     assert.equal(await auditCommand.run(["verify", "--store", `${dir}/state.kv`], verify.io), 0);
-    assert.equal(verify.stdout(), "ok: 24 records in 2 chains verify\n");
+    assert.match(verify.stdout(), /^ok: 24 records in 2 chains verify \(not anchored: /);
     const show = memoryIo();
     assert.equal(await auditCommand.run(["show", "--store", `${dir}/state.kv`], show.io), 0);
     assert.match(show.stdout(), /message user: "Send the release to alice@corp.example \\u001b\[31m"\n/);

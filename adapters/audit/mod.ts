@@ -1,15 +1,18 @@
 /**
  * A tamper-evident audit log: every decision, ruling, reservation and effect
  * is an event that carries the sha256 of the one before it, so a change to
- * any byte of the log breaks the chain at the first record changed.
+ * any byte of the log breaks the chain at the first record changed; signed
+ * checkpoints (Ed25519, a key the operator owns) anchor the chains, so cutting,
+ * emptying, dropping or rewriting them is found too.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { linkRecord, toJsonl, verifyJsonl } from "./mod.ts";
+ * import { checkpointOf, linkRecord, toJsonl, verifyCheckpoint, verifyJsonl } from "./mod.ts";
  * const first = linkRecord("s_1", undefined, { kind: "session", at: "2026-11-30T15:00:00.000Z" });
- * const text = toJsonl([first, linkRecord("s_1", first, { kind: "message", at: "2026-11-30T15:00:01.000Z" })]);
- * assert.equal(verifyJsonl(text).ok, true);
+ * const records = [first, linkRecord("s_1", first, { kind: "message", at: "2026-11-30T15:00:01.000Z" })];
+ * assert.equal(verifyJsonl(toJsonl(records)).ok, true);
+ * assert.equal(verifyCheckpoint(records.slice(0, 1), checkpointOf(records)).ok, false);
  * ```
  *
  * @module
@@ -23,4 +26,15 @@ export {
   verifyJsonl,
   verifyRecords,
 } from "./verify_chain.ts";
+export {
+  type AuditKeyFile,
+  type ChainHead,
+  type Checkpoint,
+  checkpointOf,
+  generateAuditKey,
+  openCheckpoint,
+  publicAuditKey,
+  signCheckpoint,
+} from "./checkpoint.ts";
+export { verifyCheckpoint, verifyHeads } from "./verify_anchor.ts";
 export { escapeControl, formatTimeline } from "./format_timeline.ts";

@@ -8,11 +8,25 @@ import { canonicalJson } from "../../core/mod.ts";
 import { type AuditRecord, GENESIS, hashRecord } from "./audit_record.ts";
 
 /** Why a chain does not verify. */
-export type AuditProblemCode = "ERR_AUDIT_PARSE" | "ERR_AUDIT_HASH" | "ERR_AUDIT_LINK";
+export type AuditProblemCode =
+  | "ERR_AUDIT_PARSE"
+  | "ERR_AUDIT_HASH"
+  | "ERR_AUDIT_LINK"
+  | "ERR_AUDIT_HEAD"
+  | "ERR_AUDIT_TRUNCATED"
+  | "ERR_AUDIT_REWRITTEN"
+  | "ERR_AUDIT_CHECKPOINT";
 
 /** The first broken link found. */
 export interface AuditProblem {
-  /** `ERR_AUDIT_PARSE` (a line is not a canonical record), `ERR_AUDIT_HASH` (a record was changed), `ERR_AUDIT_LINK` (a record was removed, added or moved). */
+  /**
+   * `ERR_AUDIT_PARSE` (a line is not a canonical record), `ERR_AUDIT_HASH` (a
+   * record was changed), `ERR_AUDIT_LINK` (a record was removed, added or
+   * moved), `ERR_AUDIT_HEAD` (a chain does not end at the head its writer
+   * stored), `ERR_AUDIT_TRUNCATED` (a chain a checkpoint names is shorter or
+   * gone), `ERR_AUDIT_REWRITTEN` (a chain differs from the checkpoint at its
+   * size), `ERR_AUDIT_CHECKPOINT` (the checkpoint is not signed by the key).
+   */
   readonly code: AuditProblemCode;
   /** Where: `line 12` of a file, or `record 3` of a list. */
   readonly where: string;
@@ -123,7 +137,8 @@ export function toJsonl(records: readonly AuditRecord[]): string {
   return records.map((record) => `${canonicalJson(record)}\n`).join("");
 }
 
-function broken(code: AuditProblemCode, where: string, message: string): AuditVerdict {
+/** A failed verdict. */
+export function broken(code: AuditProblemCode, where: string, message: string): AuditVerdict {
   return { ok: false, problem: { code, where, message } };
 }
 

@@ -211,15 +211,24 @@ export class KvStore implements PabStore {
     return appended[0];
   }
 
-  /** The records of one chain, or of every chain, in order. */
+  /** The records of one chain, or of every chain (every chain that has records, headed or not), in order. */
   audit(stream?: string): Promise<AuditRecord[]> {
     return this.#gate.run("read the audit chain", async () => {
-      const streams = stream === undefined ? [...(await this.#heads()).keys()] : [stream];
       const records: AuditRecord[] = [];
-      for (const name of streams) {
-        const texts = await listTexts(this.#kv, { prefix: ["pab", "audit", name] }, 3);
-        records.push(...texts.map((entry) => JSON.parse(entry.text) as AuditRecord));
+      let parts: string[] = [];
+      let place = "";
+      const flush = () => {
+        if (parts.length) records.push(JSON.parse(parts.join("")) as AuditRecord);
+        parts = [];
+      };
+      const prefix = stream === undefined ? ["pab", "audit"] : ["pab", "audit", stream];
+      for await (const entry of this.#kv.list<{ count: number; text: string }>({ prefix })) {
+        const here = JSON.stringify(entry.key.slice(2, 4));
+        if (here !== place) flush();
+        place = here;
+        parts.push(entry.value.text);
       }
+      flush();
       return records;
     });
   }

@@ -8,6 +8,7 @@
  */
 import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
 import { addAudit } from "./_kv_audit.ts";
+import { linkInput } from "./_input_link.ts";
 import { KvGate } from "./_kv_gate.ts";
 import { backoff, getAll, listTexts, setText } from "./_kv_text.ts";
 import { type EffectEntry, effectKey, holdKey, KvEffects, releaseStaleHolds } from "./kv_effects.ts";
@@ -94,7 +95,7 @@ export class KvStore implements PabStore {
   /** Append an input at `seq` with its audit events, in one write; false if that position is taken. */
   appendInput(session: string, seq: number, input: SessionInput, audit: readonly AuditEvent[] = []): Promise<boolean> {
     const key = ["pab", "in", session, seq];
-    return this.#write("append an input", session, audit, (operation) => {
+    return this.#write("append an input", session, linkInput(audit, seq), (operation) => {
       setText(operation.check({ key: [...key, 0], versionstamp: null }), key, JSON.stringify(input));
       return Promise.resolve(true);
     }, async () => (await this.#kv.get([...key, 0])).versionstamp === null);
@@ -156,7 +157,8 @@ export class KvStore implements PabStore {
 
   /** Finish a reservation: record gone, keys committed or released, output and audit events appended, in one write. */
   finishReservation(session: string, id: string, finish: ReservationFinish): Promise<FinishResult> {
-    return this.#write<FinishResult>("finish a reservation", session, finish.audit ?? [], async (operation) => {
+    const audit = finish.input ? linkInput(finish.audit ?? [], finish.input.seq) : finish.audit ?? [];
+    return this.#write<FinishResult>("finish a reservation", session, audit, async (operation) => {
       const parts: Deno.KvEntry<{ count: number; text: string }>[] = [];
       for await (
         const entry of this.#kv.list<{ count: number; text: string }>({ prefix: ["pab", "res", session, id] })

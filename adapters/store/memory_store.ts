@@ -16,6 +16,7 @@ import type {
   SessionRecord,
   StoreHealth,
 } from "./pab_store.ts";
+import { linkInput } from "./_input_link.ts";
 import { StoreError } from "./store_error.ts";
 
 const MAX_KEYS = 100;
@@ -114,7 +115,7 @@ export class MemoryStore implements PabStore {
     if (seq !== inputs.length) return Promise.resolve(false);
     inputs.push(JSON.stringify(input));
     this.#inputs.set(session, inputs);
-    this.#chain(session, audit);
+    this.#chain(session, linkInput(audit, seq));
     return Promise.resolve(true);
   }
 
@@ -166,7 +167,7 @@ export class MemoryStore implements PabStore {
     if (finish.input) {
       this.#inputs.set(session, [...this.#inputs.get(session) ?? [], JSON.stringify(finish.input.input)]);
     }
-    this.#chain(session, finish.audit ?? []);
+    this.#chain(session, finish.input ? linkInput(finish.audit ?? [], finish.input.seq) : finish.audit ?? []);
     return Promise.resolve("finished");
   }
 

@@ -22,6 +22,8 @@ export interface OpenStoreOptions {
   readonly checkIntegrity?: boolean;
   /** Release holds of crashed processes at open (see {@linkcode KvStore.repair}; default true). */
   readonly repair?: boolean;
+  /** How old a hold must be before the repair releases it, in milliseconds (default 10 minutes). */
+  readonly holdGrace?: number;
 }
 
 /** The default deadline of one store call. */
@@ -57,7 +59,12 @@ export async function openStore(location = ":memory:", options: OpenStoreOptions
     const identity = remote ? undefined : await prepareStoreFile(location);
     if (identity && options.checkIntegrity !== false) await checkIntegrity(identity.path, description);
     kv = await opening.run("open the store", () => pending = Deno.openKv(location));
-    store = new KvStore(kv, description, { deadline, remote, ...(identity ? { identity } : {}) });
+    store = new KvStore(kv, description, {
+      deadline,
+      remote,
+      ...(identity ? { identity } : {}),
+      ...(options.holdGrace !== undefined ? { holdGrace: options.holdGrace } : {}),
+    });
     await store.stamp();
     if (options.repair !== false) await store.repair();
     return store;

@@ -77,7 +77,7 @@ export interface LedgerEffects extends EffectStore {
 export interface ReservationFinish {
   /** `commit`: the call ran (its effects committed, its checked keys released); `release`: it failed (keys given back). */
   readonly outcome: "commit" | "release";
-  /** The call's output to append as an input of the session, at position `seq`, in the same write. */
+  /** The call's output to append as an input of the session, at position `seq`, in the same write (the last audit event gets `input: seq`). */
   readonly input?: { readonly seq: number; readonly input: SessionInput };
   /** Events to append to the session's audit chain in the same write. */
   readonly audit?: readonly AuditEvent[];
@@ -124,7 +124,8 @@ export interface PabStore {
   session(id: string): Promise<SessionRecord | undefined>;
   /**
    * Append an input at position `seq`, with its audit events in the same
-   * write; false (nothing written) if another writer took that position first.
+   * write (the last one gets `input: seq`, naming the input it records);
+   * false (nothing written) if another writer took that position first.
    */
   appendInput(session: string, seq: number, input: SessionInput, audit?: readonly AuditEvent[]): Promise<boolean>;
   /** The inputs of a session from position `from` on, in order. */

@@ -39,7 +39,6 @@ const SIBLINGS = ["-wal", "-shm", "-journal"];
  */
 export async function prepareStoreFile(path: string): Promise<FileIdentity> {
   const absolute = resolve(path);
-  const uid = await currentUid();
   const folders: string[] = [];
   for (let folder = dirname(absolute); dirname(folder) !== folder; folder = dirname(folder)) folders.unshift(folder);
   for (const folder of folders) {
@@ -55,6 +54,7 @@ export async function prepareStoreFile(path: string): Promise<FileIdentity> {
       unsafe(path, `other users may rename or replace files in "${folder}" (it is writable by them and not sticky)`);
     }
   }
+  const uid = await currentUid(dirname(absolute));
   const parent = await Deno.lstat(dirname(absolute));
   if (!ownedBy(parent, uid)) unsafe(path, `"${dirname(absolute)}" belongs to another user`);
   const sticky = ((parent.mode ?? 0) & 0o1000) !== 0;
@@ -87,7 +87,7 @@ export async function prepareStoreFile(path: string): Promise<FileIdentity> {
  * ```
  */
 export async function defaultStorePath(file = "hooks.kv", root = "/tmp/pab"): Promise<string> {
-  const uid = await currentUid();
+  const uid = await currentUid(dirname(root));
   if (uid === null) {
     throw new StoreError(
       "ERR_STORE_UNSAFE_PATH",
@@ -95,7 +95,7 @@ export async function defaultStorePath(file = "hooks.kv", root = "/tmp/pab"): Pr
         `(run with --allow-sys=uid, or pass --store with a path in a folder of your own)`,
     );
   }
-  const shared = await privateFolder(root, 0o1777, (info) => ownedBy(info, uid), file);
+  const shared = await privateFolder(root, 0o1777, (info) => info.uid === 0 || info.uid === uid, file);
   const mine = await privateFolder(join(shared, String(uid)), 0o700, (info) => info.uid === uid, file);
   if (((await Deno.lstat(mine)).mode ?? 0) & 0o077) await Deno.chmod(mine, 0o700);
   return join(mine, file);
@@ -123,18 +123,31 @@ async function privateFolder(
   return folder;
 }
 
-/** The user this process runs as, or null when the sandbox hides it. */
-async function currentUid(): Promise<number | null> {
+/**
+ * The user this process runs as: `Deno.uid()`, or without `--allow-sys=uid`
+ * the owner of a file it makes (and removes) in `folder`; null when neither
+ * is allowed (then the folder is not writable to it either).
+ */
+async function currentUid(folder: string): Promise<number | null> {
   try {
     return Deno.uid();
   } catch {
-    // Without --allow-sys=uid: Linux's /proc/self belongs to the process's user.
-    return await Deno.lstat("/proc/self").then((info) => info.uid, () => null);
+    try {
+      const probe = await Deno.makeTempFile({ dir: folder, prefix: ".pab-uid-" });
+      try {
+        return (await Deno.lstat(probe)).uid;
+      } finally {
+        await Deno.remove(probe);
+      }
+    } catch {
+      return null;
+    }
   }
 }
 
+/** Owned by root, by this user, or (when the user cannot be told) not checked: the OS then refuses writes anyway. */
 function ownedBy(info: Deno.FileInfo, uid: number | null): boolean {
-  return info.uid === null || info.uid === 0 || info.uid === uid;
+  return info.uid === null || uid === null || info.uid === 0 || info.uid === uid;
 }
 
 async function lstatOrUndefined(path: string): Promise<Deno.FileInfo | undefined> {

@@ -129,11 +129,8 @@ export class SessionHost {
   ): Promise<void> {
     return this.#with(id, async (session) => {
       const output = call.error ?? call.output;
-      const event = { kind: "result", tool: call.tool, args: call.args, output, error: call.error } as const;
-      await session.add(
-        { kind: "result", tool: call.tool, args: call.args, output },
-        () => this.#events(session, event),
-      );
+      const input = { kind: "result", tool: call.tool, args: call.args, output } as const;
+      await session.add(input, () => this.#events(session, { ...input, error: call.error }));
       const toolCall = makeToolCall(call.tool, call.args);
       const effects = call.ran && call.error === undefined
         ? planEffects(this.policy, toolCall, session.effects.committed()).commit
@@ -223,8 +220,7 @@ export class SessionHost {
         session.stale = true;
         await session.effects.release(plan.reserve, holder);
         const spent = held.map((entry) => entry.id).join(", ");
-        await this.#audit(session, decided);
-        await this.#audit(session, {
+        await this.#audit(session, decided, {
           kind: "release",
           reservation: reservationId,
           tool: call.tool,
@@ -254,18 +250,19 @@ export class SessionHost {
       const failed = done.error !== undefined;
       const label = done.label && !failed ? { label: done.label } : {};
       const output = failed ? done.error : done.output;
+      const audit = record && this.#events(session, {
+        kind: failed ? "release" : "effect",
+        reservation: record.id,
+        tool: record.tool,
+        effects: failed ? record.keys : record.effects,
+        ...(failed ? { error: done.error } : {}),
+      });
       // The record's end, its keys, its output and its audit event are one write: it finishes whole or not at all.
       const finished = record && await session.appendVia((seq) =>
         this.store.finishReservation(id, record.id, {
           outcome: failed ? "release" : "commit",
           input: { seq, input: { kind: "result", tool: record.tool, args: record.args, output, ...label } },
-          audit: this.#events(session, {
-            kind: failed ? "release" : "effect",
-            reservation: record.id,
-            tool: record.tool,
-            effects: failed ? record.keys : record.effects,
-            ...(failed ? { error: done.error } : {}),
-          }),
+          audit,
         })
       );
       if (!record || finished !== "finished") {
@@ -360,9 +357,9 @@ export class SessionHost {
     return session;
   }
 
-  /** Append the guard's ledger events so far, then `event`, to the session's chain. */
-  async #audit(session: HostedSession, event?: Omit<AuditEvent, "at">): Promise<void> {
-    for (const record of this.#events(session, ...(event ? [event] : []))) {
+  /** Append the guard's ledger events so far, then `events`, to the session's chain. */
+  async #audit(session: HostedSession, ...events: Omit<AuditEvent, "at">[]): Promise<void> {
+    for (const record of this.#events(session, ...events)) {
       await this.store.appendAudit(session.record.id, record);
     }
   }

@@ -118,6 +118,22 @@ for (const [name, open] of IMPLEMENTATIONS) {
 }
 
 for (const [name, open] of IMPLEMENTATIONS) {
+  Deno.test(`${name} writes a 4 MB output and its audit event in one step, over Deno KV's 800 KB commit limit`, async () => {
+    const store = await open();
+    try {
+      const output = "résumé 😀 ".repeat(450_000); // about 4.5 million UTF-16 units
+      const input = { kind: "result", tool: "t", args: {}, output } as const;
+      const event = { kind: "result", at: "2026-11-30T15:00:00.000Z", output } as const;
+      assert.equal(await store.appendInput("s", 0, input, [event]), true);
+      assert.deepEqual(await store.inputs("s", 0), [input]);
+      assert.deepEqual((await store.audit("s")).map((record) => record.event), [{ ...event, input: 0 }]);
+    } finally {
+      store.close();
+    }
+  });
+}
+
+for (const [name, open] of IMPLEMENTATIONS) {
   Deno.test(`${name}.finishReservation() and spendRuling() succeed once`, async () => {
     const store = await open();
     try {

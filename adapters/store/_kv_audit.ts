@@ -20,7 +20,7 @@ export async function addAudit(
   let last: Pick<AuditRecord, "seq" | "hash"> | undefined = head.value ?? undefined;
   for (const event of events) {
     const record = linkRecord(stream, last, event);
-    setText(operation, ["pab", "audit", stream, record.seq], JSON.stringify(record));
+    await setText(kv, operation, ["pab", "audit", stream, record.seq], JSON.stringify(record));
     records.push(record);
     last = record;
   }

@@ -1,15 +1,64 @@
+import { sha256Hex } from "../../core/mod.ts";
+
 // Large JSON texts in Deno KV: a value may hold at most 64 KiB, so a text is
 // kept in parts of at most PART UTF-16 units (at most 60 KB serialised) under
-// [...key, 0], [...key, 1], ... and written in one atomic operation.
+// [...key, 0], [...key, 1], ... and written in one atomic operation. A text
+// longer than INLINE parts would crowd the operation (Deno KV commits at most
+// 800 KB at once): it is written first as a blob named by its sha256, in
+// commits of its own, and the operation writes only a reference to it. A
+// blob is content-addressed, so writing it twice is harmless, and one left
+// by a process killed before its reference was written is unreferenced.
 const PART = 30_000;
+const INLINE = 3;
+const BLOB_BATCH = 10;
 
-/** Add the parts of `text` under `key` to an atomic operation. */
-export function setText(operation: Deno.AtomicOperation, key: Deno.KvKey, text: string): Deno.AtomicOperation {
+/** A stored part: a slice of the text, or a reference to a blob holding all of it. */
+export interface TextPart {
+  /** How many parts the text has under its key. */
+  readonly count: number;
+  /** This part's slice ("" for a reference). */
+  readonly text: string;
+  /** The sha256 of the whole text, when it is kept as a blob. */
+  readonly blob?: string;
+  /** How many parts the blob has. */
+  readonly parts?: number;
+}
+
+/** Add `text` under `key` to an atomic operation (it must not be returned from an async function: Deno's operation is a thenable that throws) (a large text goes to a blob first, outside the operation). */
+export async function setText(
+  kv: Deno.Kv,
+  operation: Deno.AtomicOperation,
+  key: Deno.KvKey,
+  text: string,
+): Promise<void> {
   const count = Math.max(1, Math.ceil(text.length / PART));
-  for (let i = 0; i < count; i++) {
-    operation.set([...key, i], { count, text: text.slice(i * PART, (i + 1) * PART) });
+  if (count > INLINE) {
+    const blob = sha256Hex(text);
+    for (let first = 0; first < count; first += BLOB_BATCH) {
+      const batch = kv.atomic();
+      for (let i = first; i < Math.min(count, first + BLOB_BATCH); i++) {
+        batch.set(["pab", "blob", blob, i], text.slice(i * PART, (i + 1) * PART));
+      }
+      if (!(await batch.commit()).ok) throw new Error("database is locked (a blob write was refused)");
+    }
+    operation.set([...key, 0], { count: 1, text: "", blob, parts: count } satisfies TextPart);
+    return;
   }
-  return operation;
+  for (let i = 0; i < count; i++) {
+    operation.set([...key, i], { count, text: text.slice(i * PART, (i + 1) * PART) } satisfies TextPart);
+  }
+}
+
+/** The text of one stored part: its slice, or the whole blob it names. */
+export async function partText(kv: Deno.Kv, part: TextPart): Promise<string> {
+  if (part.blob === undefined) return part.text;
+  const slices: string[] = [];
+  for await (const entry of kv.list<string>({ prefix: ["pab", "blob", part.blob] })) slices.push(entry.value);
+  const text = slices.join("");
+  if (slices.length !== part.parts || sha256Hex(text) !== part.blob) {
+    throw new Error(`database disk image is malformed (blob ${part.blob} is incomplete or changed)`);
+  }
+  return text;
 }
 
 /** Join the parts listed under a prefix into texts, keyed by the key part after the prefix. */
@@ -22,7 +71,7 @@ export async function listTexts(
   let parts: string[] = [];
   let current: Deno.KvKeyPart | undefined;
   let expected = 0;
-  for await (const entry of kv.list<{ count: number; text: string }>(selector)) {
+  for await (const entry of kv.list<TextPart>(selector)) {
     const id = entry.key[depth];
     if (current === undefined || id !== current) {
       if (current !== undefined && parts.length === expected) texts.push({ id: current, text: parts.join("") });
@@ -30,7 +79,7 @@ export async function listTexts(
       parts = [];
       expected = entry.value.count;
     }
-    parts.push(entry.value.text);
+    parts.push(await partText(kv, entry.value));
   }
   if (current !== undefined && parts.length === expected) texts.push({ id: current, text: parts.join("") });
   return texts;

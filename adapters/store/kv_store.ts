@@ -10,7 +10,7 @@ import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
 import { addAudit } from "./_kv_audit.ts";
 import { linkInput } from "./_input_link.ts";
 import { KvGate } from "./_kv_gate.ts";
-import { backoff, getAll, listTexts, setText } from "./_kv_text.ts";
+import { backoff, getAll, listTexts, partText, setText, type TextPart } from "./_kv_text.ts";
 import { type EffectEntry, effectKey, holdKey, KvEffects, releaseStaleHolds } from "./kv_effects.ts";
 import type {
   FinishResult,
@@ -95,9 +95,9 @@ export class KvStore implements PabStore {
   /** Append an input at `seq` with its audit events, in one write; false if that position is taken. */
   appendInput(session: string, seq: number, input: SessionInput, audit: readonly AuditEvent[] = []): Promise<boolean> {
     const key = ["pab", "in", session, seq];
-    return this.#write("append an input", session, linkInput(audit, seq), (operation) => {
-      setText(operation.check({ key: [...key, 0], versionstamp: null }), key, JSON.stringify(input));
-      return Promise.resolve(true);
+    return this.#write("append an input", session, linkInput(audit, seq), async (operation) => {
+      await setText(this.#kv, operation.check({ key: [...key, 0], versionstamp: null }), key, JSON.stringify(input));
+      return true;
     }, async () => (await this.#kv.get([...key, 0])).versionstamp === null);
   }
 
@@ -137,7 +137,7 @@ export class KvStore implements PabStore {
         operation.check(entry);
       }
       operation.delete(holdKey(ledger, record.holder));
-      setText(operation, ["pab", "res", record.session, record.id], JSON.stringify(record));
+      await setText(this.#kv, operation, ["pab", "res", record.session, record.id], JSON.stringify(record));
       for (const ruling of new Set(options.spend ?? [])) {
         const key = ["pab", "spent", record.session, ruling];
         if ((await this.#kv.get(key)).versionstamp !== null) return false;
@@ -155,6 +155,14 @@ export class KvStore implements PabStore {
     });
   }
 
+  /** Every unfinished reservation of a session. */
+  openReservations(session: string): Promise<ReservationRecord[]> {
+    return this.#gate.run("list reservations", async () => {
+      const texts = await listTexts(this.#kv, { prefix: ["pab", "res", session] }, 3);
+      return texts.map((entry) => JSON.parse(entry.text));
+    });
+  }
+
   /** Finish a reservation: record gone, keys committed or released, output and audit events appended, in one write. */
   finishReservation(session: string, id: string, finish: ReservationFinish): Promise<FinishResult> {
     const audit = finish.input ? linkInput(finish.audit ?? [], finish.input.seq) : finish.audit ?? [];
@@ -167,7 +175,8 @@ export class KvStore implements PabStore {
       }
       if (!parts.length || parts.length !== parts[0].value.count) return "unknown";
       for (const part of parts) operation.check(part).delete(part.key);
-      const record = JSON.parse(parts.map((part) => part.value.text).join("")) as ReservationRecord;
+      const texts = await Promise.all(parts.map((part) => partText(this.#kv, part.value)));
+      const record = JSON.parse(texts.join("")) as ReservationRecord;
       const ledger = await this.#ledgerOf(record);
       const commit = finish.outcome === "commit" ? new Set(record.effects) : new Set<string>();
       const mine = [...new Set([...record.keys, ...record.checks])].filter((key) => !commit.has(key));
@@ -183,7 +192,7 @@ export class KvStore implements PabStore {
         const key = ["pab", "in", session, finish.input.seq];
         const slot = await this.#kv.get([...key, 0]);
         if (slot.versionstamp !== null) return "moved";
-        setText(operation.check(slot), key, JSON.stringify(finish.input.input));
+        await setText(this.#kv, operation.check(slot), key, JSON.stringify(finish.input.input));
       }
       return "finished";
     });
@@ -224,11 +233,11 @@ export class KvStore implements PabStore {
         parts = [];
       };
       const prefix = stream === undefined ? ["pab", "audit"] : ["pab", "audit", stream];
-      for await (const entry of this.#kv.list<{ count: number; text: string }>({ prefix })) {
+      for await (const entry of this.#kv.list<TextPart>({ prefix })) {
         const here = JSON.stringify(entry.key.slice(2, 4));
         if (here !== place) flush();
         place = here;
-        parts.push(entry.value.text);
+        parts.push(await partText(this.#kv, entry.value));
       }
       flush();
       return records;

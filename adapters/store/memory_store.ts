@@ -150,6 +150,14 @@ export class MemoryStore implements PabStore {
     return Promise.resolve(text === undefined ? undefined : JSON.parse(text));
   }
 
+  /** Every unfinished reservation of a session. */
+  openReservations(session: string): Promise<ReservationRecord[]> {
+    const prefix = `${session}\u0000`;
+    return Promise.resolve(
+      [...this.#reservations].filter(([key]) => key.startsWith(prefix)).map(([, text]) => JSON.parse(text)),
+    );
+  }
+
   /** Finish a reservation: keys committed or released, output and audit events appended. */
   finishReservation(session: string, id: string, finish: ReservationFinish): Promise<FinishResult> {
     const text = this.#reservations.get(`${session}\u0000${id}`);

@@ -146,6 +146,12 @@ export interface PabStore {
   /** A reservation that is not finished yet, or undefined. */
   reservation(session: string, id: string): Promise<ReservationRecord | undefined>;
   /**
+   * Every reservation of a session that is not finished yet: a client that
+   * lost the answer to its `propose` (a crash, a timeout) finds its id here,
+   * then finishes or abandons it.
+   */
+  openReservations(session: string): Promise<ReservationRecord[]>;
+  /**
    * Finish a reservation in one write: delete its record, commit or release
    * its keys under its holder, append its output as an input and its audit
    * events. Whoever knows the id may finish it, once.

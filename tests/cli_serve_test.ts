@@ -43,7 +43,8 @@ Deno.test("pab hook and pab audit refuse bad usage with exit 2", async () => {
   });
   assert.deepEqual(await pab(["audit", "check", "x.jsonl"]), {
     code: 2,
-    stderr: 'error: unknown action "check" (use verify, show or export)\nRun "pab audit --help" for usage.\n',
+    stderr:
+      'error: unknown action "check" (use verify, show, export, keygen or checkpoint)\nRun "pab audit --help" for usage.\n',
   });
   assert.deepEqual(await pab(["audit", "verify"]), {
     code: 2,

@@ -74,7 +74,7 @@ Options:
  */
 export const auditCommand: Command = {
   name: "audit",
-  summary: "Verify, show, export or anchor the tamper-evident audit log",
+  summary: "Verify, show or export the tamper-evident audit log",
   help: HELP,
   async run(args, io) {
     const { values, positionals } = parseArgs(args, {
@@ -96,7 +96,9 @@ export const auditCommand: Command = {
     const actions = ["verify", "show", "export", "keygen", "checkpoint"];
     if (!actions.includes(action)) {
       throw new UsageError(
-        action ? `unknown action "${action}" (use ${actions.join(", ")})` : `name an action: ${actions.join(", ")}`,
+        `${action ? `unknown action "${action}" (use` : "name an action:"} verify, show, export, keygen or checkpoint${
+          action ? ")" : ""
+        }`,
         "audit",
       );
     }

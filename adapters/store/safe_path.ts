@@ -87,7 +87,11 @@ export async function prepareStoreFile(path: string): Promise<FileIdentity> {
  * ```
  */
 export async function defaultStorePath(file = "hooks.kv", root = "/tmp/pab"): Promise<string> {
-  const uid = await currentUid(dirname(root));
+  const made = await Deno.mkdir(root).then(() => true, (error) => {
+    if (error instanceof Deno.errors.AlreadyExists) return false;
+    throw error;
+  });
+  const uid = await currentUid(root);
   if (uid === null) {
     throw new StoreError(
       "ERR_STORE_UNSAFE_PATH",
@@ -95,6 +99,7 @@ export async function defaultStorePath(file = "hooks.kv", root = "/tmp/pab"): Pr
         `(run with --allow-sys=uid, or pass --store with a path in a folder of your own)`,
     );
   }
+  if (made) await Deno.chmod(root, 0o1777);
   const shared = await privateFolder(root, 0o1777, (info) => info.uid === 0 || info.uid === uid, file);
   const mine = await privateFolder(join(shared, String(uid)), 0o700, (info) => info.uid === uid, file);
   if (((await Deno.lstat(mine)).mode ?? 0) & 0o077) await Deno.chmod(mine, 0o700);

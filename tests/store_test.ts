@@ -118,6 +118,25 @@ for (const [name, open] of IMPLEMENTATIONS) {
 }
 
 for (const [name, open] of IMPLEMENTATIONS) {
+  Deno.test(`${name}.appendInput() commits a ran tool's effects with its input, and nothing when the position is taken`, async () => {
+    const store = await open();
+    try {
+      const input = { kind: "result", tool: "publish", args: {}, output: "ok" } as const;
+      const event = { kind: "result", at: "2026-11-30T15:00:00.000Z" } as const;
+      const commit = { ledger: "l", keys: ["release.sent"], holder: "result:f" };
+      assert.equal(await store.appendInput("s", 0, input, [event], commit), true);
+      assert.equal(await store.appendInput("s", 0, input, [event], { ...commit, keys: ["other"] }), false);
+      const effects = store.effects("l");
+      await effects.refresh();
+      assert.deepEqual([...effects.committed()], ["release.sent"]);
+      assert.equal((await store.audit("s")).length, 1);
+    } finally {
+      store.close();
+    }
+  });
+}
+
+for (const [name, open] of IMPLEMENTATIONS) {
   Deno.test(`${name} writes a 4 MB output and its audit event in one step, over Deno KV's 800 KB commit limit`, async () => {
     const store = await open();
     try {

@@ -11,7 +11,7 @@
 import { type EffectStore, fingerprintCall, type LedgerEvent } from "../../core/mod.ts";
 import { Guard, type GuardOptions, type Policy, type Reservation, type Ruling } from "../../guard/mod.ts";
 import type { AuditEvent } from "../audit/mod.ts";
-import type { LedgerEffects, PabStore, SessionInput, SessionRecord } from "../store/mod.ts";
+import type { EffectCommit, LedgerEffects, PabStore, SessionInput, SessionRecord } from "../store/mod.ts";
 import { StoreError } from "../store/mod.ts";
 
 /** A ruling this session holds: one minted by its guard, or the user's confirmation of one call. */
@@ -123,15 +123,16 @@ export class HostedSession {
    * approver's ruling the guard refuses throws its `RulingError` and is not
    * appended.
    */
-  async add(input: SessionInput, audit: () => readonly AuditEvent[] = () => []): Promise<void> {
+  async add(input: SessionInput, audit: () => readonly AuditEvent[] = () => [], commit?: EffectCommit): Promise<void> {
     this.#apply(input, true);
-    await this.append(input, audit());
+    await this.append(input, audit(), commit);
   }
 
-  /** Append an input already applied here (after whatever others appended meanwhile), with its audit events. */
-  append(input: SessionInput, audit: readonly AuditEvent[] = []): Promise<void> {
-    return this.appendVia(async (seq) => await this.#store.appendInput(this.record.id, seq, input, audit) || "moved")
-      .then(() => {});
+  /** Append an input already applied here (after whatever others appended meanwhile), with its audit events and effects. */
+  append(input: SessionInput, audit: readonly AuditEvent[] = [], commit?: EffectCommit): Promise<void> {
+    return this.appendVia(async (seq) =>
+      await this.#store.appendInput(this.record.id, seq, input, audit, commit) || "moved"
+    ).then(() => {});
   }
 
   /**

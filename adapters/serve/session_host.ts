@@ -130,15 +130,15 @@ export class SessionHost {
     return this.#with(id, async (session) => {
       const output = call.error ?? call.output;
       const input = { kind: "result", tool: call.tool, args: call.args, output } as const;
-      await session.add(input, () => this.#events(session, { ...input, error: call.error }));
       const toolCall = makeToolCall(call.tool, call.args);
-      const effects = call.ran && call.error === undefined
+      const keys = call.ran && call.error === undefined
         ? planEffects(this.policy, toolCall, session.effects.committed()).commit
         : [];
-      if (effects.length) {
-        await session.effects.commit(effects, `result:${toolCall.fingerprint}`);
-        await this.#audit(session, { kind: "effect", reservation: null, tool: call.tool, effects });
-      }
+      const effect = { kind: "effect", reservation: null, tool: call.tool, effects: keys } as const;
+      // The output, its effects and their audit events are one write.
+      const commit = { ledger: session.record.ledger, keys, holder: `result:${toolCall.fingerprint}` };
+      const events = () => this.#events(session, { ...input, error: call.error }, ...(keys.length ? [effect] : []));
+      await session.add(input, events, keys.length ? commit : undefined);
     });
   }
 

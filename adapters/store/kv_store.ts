@@ -13,6 +13,7 @@ import { KvGate } from "./_kv_gate.ts";
 import { backoff, getAll, listTexts, partText, setText, type TextPart } from "./_kv_text.ts";
 import { type EffectEntry, effectKey, holdKey, KvEffects, releaseStaleHolds } from "./kv_effects.ts";
 import type {
+  EffectCommit,
   FinishResult,
   LedgerEffects,
   PabStore,
@@ -93,10 +94,22 @@ export class KvStore implements PabStore {
   }
 
   /** Append an input at `seq` with its audit events, in one write; false if that position is taken. */
-  appendInput(session: string, seq: number, input: SessionInput, audit: readonly AuditEvent[] = []): Promise<boolean> {
+  appendInput(
+    session: string,
+    seq: number,
+    input: SessionInput,
+    audit: readonly AuditEvent[] = [],
+    commit?: EffectCommit,
+  ): Promise<boolean> {
     const key = ["pab", "in", session, seq];
     return this.#write("append an input", session, linkInput(audit, seq), async (operation) => {
       await setText(this.#kv, operation.check({ key: [...key, 0], versionstamp: null }), key, JSON.stringify(input));
+      for (const effect of new Set(commit?.keys ?? [])) {
+        operation.set(
+          effectKey(commit!.ledger, effect),
+          { state: "committed", holder: commit!.holder } satisfies EffectEntry,
+        );
+      }
       return true;
     }, async () => (await this.#kv.get([...key, 0])).versionstamp === null);
   }

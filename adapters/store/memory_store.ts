@@ -7,6 +7,7 @@
  */
 import { type AuditEvent, type AuditRecord, linkRecord } from "../audit/mod.ts";
 import type {
+  EffectCommit,
   FinishResult,
   LedgerEffects,
   PabStore,
@@ -110,9 +111,16 @@ export class MemoryStore implements PabStore {
   }
 
   /** Append an input at `seq` with its audit events; false if that position is taken. */
-  appendInput(session: string, seq: number, input: SessionInput, audit: readonly AuditEvent[] = []): Promise<boolean> {
+  appendInput(
+    session: string,
+    seq: number,
+    input: SessionInput,
+    audit: readonly AuditEvent[] = [],
+    commit?: EffectCommit,
+  ): Promise<boolean> {
     const inputs = this.#inputs.get(session) ?? [];
     if (seq !== inputs.length) return Promise.resolve(false);
+    if (commit) this.effects(commit.ledger).commit(commit.keys, commit.holder);
     inputs.push(JSON.stringify(input));
     this.#inputs.set(session, inputs);
     this.#chain(session, linkInput(audit, seq));

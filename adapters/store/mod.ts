@@ -21,6 +21,7 @@
  * @module
  */
 export type {
+  EffectCommit,
   FinishResult,
   LedgerEffects,
   PabStore,

@@ -73,6 +73,16 @@ export interface LedgerEffects extends EffectStore {
   refresh(): Promise<void>;
 }
 
+/** Effects committed with an input, in the same write (a tool that ran without a reservation). */
+export interface EffectCommit {
+  /** The ledger. */
+  readonly ledger: string;
+  /** The keys to commit. */
+  readonly keys: readonly string[];
+  /** Who commits them. */
+  readonly holder: string;
+}
+
 /** What {@linkcode PabStore.finishReservation} does with a reservation's keys. */
 export interface ReservationFinish {
   /** `commit`: the call ran (its effects committed, its checked keys released); `release`: it failed (keys given back). */
@@ -124,10 +134,17 @@ export interface PabStore {
   session(id: string): Promise<SessionRecord | undefined>;
   /**
    * Append an input at position `seq`, with its audit events in the same
-   * write (the last one gets `input: seq`, naming the input it records);
-   * false (nothing written) if another writer took that position first.
+   * write (the last one gets `input: seq`, naming the input it records),
+   * and `commit`'s effects; false (nothing written) if another writer took
+   * that position first.
    */
-  appendInput(session: string, seq: number, input: SessionInput, audit?: readonly AuditEvent[]): Promise<boolean>;
+  appendInput(
+    session: string,
+    seq: number,
+    input: SessionInput,
+    audit?: readonly AuditEvent[],
+    commit?: EffectCommit,
+  ): Promise<boolean>;
   /** The inputs of a session from position `from` on, in order. */
   inputs(session: string, from: number): Promise<SessionInput[]>;
   /** The effects of a ledger. */

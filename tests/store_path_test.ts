@@ -6,6 +6,7 @@
  * folder whose ownership is checked.
  */
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { defaultStorePath, openStore } from "../adapters/store/mod.ts";
 
 /** `ln -s` (Deno.symlink needs unscoped permissions the test task does not grant). */
@@ -124,4 +125,36 @@ Deno.test("defaultStorePath() keeps each user's store in a 0700 folder of theirs
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("openStore() refuses a link planted at any place of a store path, and writes nothing through it", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 1, max: 3 }),
+      fc.nat(),
+      fc.constantFrom("", "-wal", "-shm", "-journal"),
+      async (depth, pick, suffix) => {
+        const dir = await Deno.makeTempDir({ prefix: "pab_path_" });
+        try {
+          await Deno.mkdir(`${dir}/target`);
+          const folders = Array.from({ length: depth }, (_, i) => `d${i}`);
+          // Which place holds the link: one of the folders, or the file (or one of its SQLite siblings).
+          const at = pick % (depth + 1);
+          const path = `${dir}/${[...folders, "s.kv"].join("/")}`;
+          if (at < depth) {
+            if (at > 0) await Deno.mkdir(`${dir}/${folders.slice(0, at).join("/")}`, { recursive: true });
+            await link(`${dir}/target`, `${dir}/${folders.slice(0, at + 1).join("/")}`);
+          } else {
+            await Deno.mkdir(`${dir}/${folders.join("/")}`, { recursive: true });
+            await link(`${dir}/target/s.kv${suffix}`, `${path}${suffix}`);
+          }
+          await assert.rejects(openStore(path), { code: "ERR_STORE_UNSAFE_PATH" });
+          assert.deepEqual([...Deno.readDirSync(`${dir}/target`)], []);
+        } finally {
+          await Deno.remove(dir, { recursive: true });
+        }
+      },
+    ),
+    { numRuns: 20 },
+  );
 });

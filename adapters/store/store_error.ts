@@ -91,7 +91,7 @@ export class StoreError extends PabError {
  * import assert from "node:assert/strict";
  * import { isStoreErrorCode } from "./store_error.ts";
  * assert.equal(isStoreErrorCode("ERR_STORE_GONE"), true);
- * assert.equal(isStoreErrorCode("ERR_STORE_ELSE"), false);
+ * assert.equal(isStoreErrorCode("ERR_POLICY_INVALID"), false);
  * ```
  */
 export function isStoreErrorCode(value: unknown): value is StoreErrorCode {

@@ -4,8 +4,8 @@
  * sharing a store exactly one reserves an effect. A reservation also writes a
  * hold (`["pab", "hold", ledger, holder]`) in the same atomic write, so keys
  * are never held by nobody: the hold is replaced by the reservation record
- * ({@linkcode KvStore.saveReservation}), given back by a commit or a release,
- * or, if its process died in between, released by {@linkcode KvStore.repair}.
+ * (`KvStore.saveReservation()`), given back by a commit or a release,
+ * or, if its process died in between, released by `KvStore.repair()`.
  *
  * @module
  */
@@ -44,7 +44,20 @@ export function holdKey(ledger: string, holder: string): Deno.KvKey {
 
 /**
  * The effects of one ledger, kept under `["pab", "fx", ledger, effect]`.
- * Made by {@linkcode KvStore.effects}.
+ * Made by `KvStore.effects()`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { KvStore } from "./kv_store.ts";
+ * const store = new KvStore(await Deno.openKv(":memory:"), "memory");
+ * const effects = store.effects("l1");
+ * assert.equal(await effects.reserve(["release.sent"], "r1"), true);
+ * assert.equal(await effects.reserve(["release.sent"], "r2"), false);
+ * await effects.commit(["release.sent"], "r1");
+ * assert.ok(effects.committed().has("release.sent"));
+ * store.close();
+ * ```
  */
 export class KvEffects implements LedgerEffects {
   readonly #kv: Deno.Kv;

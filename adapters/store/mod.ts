@@ -32,7 +32,6 @@ export type {
   StoreHealth,
 } from "./pab_store.ts";
 export { KvStore, type KvStoreOptions } from "./kv_store.ts";
-export { KvEffects } from "./kv_effects.ts";
 export { MemoryEffects, MemoryStore } from "./memory_store.ts";
 export { DEFAULT_DEADLINE, openStore, type OpenStoreOptions } from "./open_store.ts";
 export { defaultStorePath, type FileIdentity, prepareStoreFile } from "./safe_path.ts";

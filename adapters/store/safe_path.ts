@@ -80,10 +80,13 @@ export async function prepareStoreFile(path: string): Promise<FileIdentity> {
  * rather than use it. Pass the result to {@linkcode openStore}.
  *
  * @example
- * ```ts ignore
- * import { defaultStorePath, openStore } from "./mod.ts";
- * const store = await openStore(await defaultStorePath("hooks.kv"));
- * store.close();
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { defaultStorePath } from "./safe_path.ts";
+ * const root = `${await Deno.makeTempDir()}/pab`; // the default root is /tmp/pab
+ * const path = await defaultStorePath("hooks.kv", root);
+ * assert.match(path, /\/pab\/\d+\/hooks\.kv$/);
+ * assert.equal((await Deno.stat(path.slice(0, -"/hooks.kv".length))).mode! & 0o777, 0o700);
  * ```
  */
 export async function defaultStorePath(file = "hooks.kv", root = "/tmp/pab"): Promise<string> {

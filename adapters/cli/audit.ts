@@ -245,7 +245,8 @@ async function readStore(
       throw new IoError(`Cannot read store "${location}": ${fileProblem(error)} (${readHint(error)})`);
     }
   }
-  const store = await openStore(location, { repair: false });
+  // Reading a whole log may take longer than one call of a running guard.
+  const store = await openStore(location, { repair: false, deadline: 600_000 });
   try {
     const records = await store.audit(session);
     const heads = await store.heads();

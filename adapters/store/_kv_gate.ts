@@ -31,7 +31,7 @@ export interface KvGateOptions {
   /** Whether the store is a remote KV (a call that misses its deadline means the server does not answer). */
   readonly remote: boolean;
   /** The local file's identity when it was opened, checked before every call. */
-  readonly identity?: { readonly path: string; readonly dev: number; readonly ino: number };
+  readonly identity?: { readonly path: string; readonly dev: number; readonly ino: number | null };
 }
 
 /**
@@ -113,7 +113,8 @@ export class KvGate {
       }
       throw this.fault(what, error);
     }
-    if (info.isSymlink || info.dev !== identity.dev || info.ino !== identity.ino) {
+    const moved = identity.ino !== null && (info.dev !== identity.dev || info.ino !== identity.ino);
+    if (info.isSymlink || moved) {
       throw this.#error(
         "ERR_STORE_GONE",
         what,

@@ -15,8 +15,8 @@ export interface FileIdentity {
   readonly path: string;
   /** The device. */
   readonly dev: number;
-  /** The inode. */
-  readonly ino: number;
+  /** The inode (null where the system has none to report, as on Windows). */
+  readonly ino: number | null;
 }
 
 /** SQLite's files next to a KV file at `path`. */
@@ -69,7 +69,7 @@ export async function prepareStoreFile(path: string): Promise<FileIdentity> {
     }
   }
   const info = await Deno.lstat(absolute);
-  return { path: absolute, dev: info.dev, ino: info.ino ?? 0 };
+  return { path: absolute, dev: info.dev, ino: info.ino ?? null };
 }
 
 /**

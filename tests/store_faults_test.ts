@@ -158,6 +158,29 @@ async function canMount(): Promise<boolean> {
 }
 
 Deno.test({
+  name: "a store on a read-only file system fails ERR_STORE_READONLY at open (a tmpfs remounted read-only)",
+  ignore: !(await canMount()),
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "pab_ro_" });
+    await new Deno.Command("mount", { args: ["-t", "tmpfs", "-o", "size=1m", "tmpfs", dir] }).output();
+    try {
+      const store = await openStore(`${dir}/s.kv`);
+      await store.createSession({ id: "s", ledger: "s", created: "t" });
+      store.close();
+      await new Deno.Command("mount", { args: ["-o", "remount,ro", dir] }).output();
+      await assert.rejects(openStore(`${dir}/s.kv`), (error: StoreError) => {
+        assert.equal(error.code, "ERR_STORE_READONLY");
+        assert.match(error.message, /make the store file and its folder writable/);
+        return true;
+      });
+    } finally {
+      await new Deno.Command("umount", { args: [dir] }).output();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
   name: "a full disk fails ERR_STORE_FULL with no retry hint (a 256 KiB tmpfs)",
   ignore: !(await canMount()),
   async fn() {

@@ -73,7 +73,9 @@ export async function openStore(location = ":memory:", options: OpenStoreOptions
     else if (kv) kv.close();
     // An open that finishes after its deadline is closed when it does.
     else pending?.then((late) => late.close(), () => {});
-    if (error instanceof StoreError && error.code !== "ERR_STORE_IO") throw error;
+    // A fault with a code of its own keeps it (a read-only disk, a damaged file); the rest cannot open.
+    const fault = opening.fault("open the store", error);
+    if (fault.code !== "ERR_STORE_IO" && fault.code !== "ERR_STORE_OPEN") throw fault;
     throw new StoreError(
       "ERR_STORE_OPEN",
       `Cannot open store "${description}": ${problem(error)} (${hint(error, remote)})`,

@@ -158,10 +158,16 @@ Deno.test("pab audit verify --store finds a cut tail by the head the writer stor
     const cut = memoryIo();
     assert.equal(await auditCommand.run(["verify", "--store", `${dir}/state.kv`, "--json"], cut.io), 1);
     assert.equal(JSON.parse(cut.stdout()).problem.code, "ERR_AUDIT_HEAD");
-    // The attacker also moves the head back: the chain is consistent, the checkpoint is not.
+    // The attacker also moves the head back: the record named an input, which is now unrecorded.
     const again = await Deno.openKv(`${dir}/state.kv`);
     const previous = records.at(-2)!;
     await again.set(["pab", "head", last.stream], { seq: previous.seq, hash: previous.hash });
+    const unrecorded = memoryIo();
+    assert.equal(await auditCommand.run(["verify", "--store", `${dir}/state.kv`, "--json"], unrecorded.io), 1);
+    assert.equal(JSON.parse(unrecorded.stdout()).problem.code, "ERR_AUDIT_UNRECORDED");
+    // And removes that input: the store is consistent again, the checkpoint is not.
+    assert.equal(typeof last.event.input, "number");
+    await again.delete(["pab", "in", last.stream, last.event.input as number, 0]);
     again.close();
     const moved = memoryIo({ files: { "cp.txt": checkpoint, "ops.key.pub": publicKey } });
     assert.equal(await auditCommand.run(["verify", "--store", `${dir}/state.kv`], moved.io), 0);
@@ -215,4 +221,26 @@ Deno.test("pab audit show --json prints the records with a schema version", asyn
   const memory = memoryIo({ files: { "log.jsonl": toJsonl([first]) } });
   assert.equal(await auditCommand.run(["show", "log.jsonl", "--json"], memory.io), 0);
   assert.deepEqual(JSON.parse(memory.stdout()), { schemaVersion: 1, records: [first] });
+});
+
+Deno.test("pab audit verify --store finds an input stored without its audit record", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pab_checkpoint_" });
+  try {
+    const store = await openStore(`${dir}/state.kv`);
+    const host = new SessionHost(policy, store);
+    const id = await host.create();
+    await host.message(id, "user", "recorded with its audit record");
+    const good = memoryIo();
+    assert.equal(await auditCommand.run(["verify", "--store", `${dir}/state.kv`], good.io), 0, good.stdout());
+    // What a crash between two separate writes used to leave: an input with no audit record.
+    assert.equal(await store.appendInput(id, 1, { kind: "user", text: "no record" }), true);
+    store.close();
+    const bad = memoryIo();
+    assert.equal(await auditCommand.run(["verify", "--store", `${dir}/state.kv`, "--json"], bad.io), 1);
+    const { problem } = JSON.parse(bad.stdout());
+    assert.equal(problem.code, "ERR_AUDIT_UNRECORDED");
+    assert.match(problem.message, /^input 1 of the session has no audit record/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

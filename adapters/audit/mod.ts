@@ -36,5 +36,5 @@ export {
   publicAuditKey,
   signCheckpoint,
 } from "./checkpoint.ts";
-export { verifyCheckpoint, verifyHeads } from "./verify_anchor.ts";
+export { verifyCheckpoint, verifyHeads, verifyInputs } from "./verify_anchor.ts";
 export { escapeControl, formatTimeline } from "./format_timeline.ts";

@@ -90,6 +90,48 @@ export function verifyCheckpoint(records: readonly AuditRecord[], checkpoint: Ch
   return { ok: true, records: records.length, streams: last.size };
 }
 
+/**
+ * Check that every input a store keeps for a chain's session is named by one
+ * of its records (`input: SEQ`, written in the same step as the input), and
+ * no record names an input the store does not have. Chains that name no
+ * input at all (written before inputs were linked) are not checked.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { linkRecord } from "./audit_record.ts";
+ * import { verifyInputs } from "./verify_anchor.ts";
+ * const a = linkRecord("s", undefined, { kind: "message", at: "2026-11-30T15:00:00.000Z", input: 0 });
+ * assert.equal(verifyInputs([a], new Map([["s", 1]])).ok, true);
+ * assert.equal(verifyInputs([a], new Map([["s", 2]])).ok, false);
+ * ```
+ */
+export function verifyInputs(records: readonly AuditRecord[], inputs: ReadonlyMap<string, number>): AuditVerdict {
+  const named = new Map<string, Set<number>>();
+  for (const record of records) {
+    const input = record.event.input;
+    if (typeof input !== "number") continue;
+    const set = named.get(record.stream) ?? new Set<number>();
+    set.add(input);
+    named.set(record.stream, set);
+  }
+  for (const [stream, set] of named) {
+    const count = inputs.get(stream) ?? 0;
+    for (let seq = 0; seq < Math.max(count, set.size); seq++) {
+      if (set.has(seq) !== seq < count) {
+        return broken(
+          "ERR_AUDIT_UNRECORDED",
+          `chain "${stream}"`,
+          seq < count
+            ? `input ${seq} of the session has no audit record: it was recorded without one, or its record was removed`
+            : `a record names input ${seq}, which the session does not have: the input was removed`,
+        );
+      }
+    }
+  }
+  return { ok: true, records: records.length, streams: lastRecords(records).size };
+}
+
 function lastRecords(records: readonly AuditRecord[]): Map<string, AuditRecord> {
   const last = new Map<string, AuditRecord>();
   for (const record of records) {

@@ -13,6 +13,7 @@ export type AuditProblemCode =
   | "ERR_AUDIT_HASH"
   | "ERR_AUDIT_LINK"
   | "ERR_AUDIT_HEAD"
+  | "ERR_AUDIT_UNRECORDED"
   | "ERR_AUDIT_TRUNCATED"
   | "ERR_AUDIT_REWRITTEN"
   | "ERR_AUDIT_CHECKPOINT";
@@ -23,7 +24,8 @@ export interface AuditProblem {
    * `ERR_AUDIT_PARSE` (a line is not a canonical record), `ERR_AUDIT_HASH` (a
    * record was changed), `ERR_AUDIT_LINK` (a record was removed, added or
    * moved), `ERR_AUDIT_HEAD` (a chain does not end at the head its writer
-   * stored), `ERR_AUDIT_TRUNCATED` (a chain a checkpoint names is shorter or
+   * stored), `ERR_AUDIT_UNRECORDED` (a stored input has no audit record),
+   * `ERR_AUDIT_TRUNCATED` (a chain a checkpoint names is shorter or
    * gone), `ERR_AUDIT_REWRITTEN` (a chain differs from the checkpoint at its
    * size), `ERR_AUDIT_CHECKPOINT` (the checkpoint is not signed by the key).
    */

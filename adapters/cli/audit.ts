@@ -13,6 +13,7 @@ import {
   toJsonl,
   verifyCheckpoint,
   verifyHeads,
+  verifyInputs,
   verifyJsonl,
   verifyRecords,
 } from "../audit/mod.ts";
@@ -39,7 +40,8 @@ log that was cut, emptied, or rewritten with recomputed hashes fails.
               its code: ERR_AUDIT_PARSE (a line is not a canonical record),
               ERR_AUDIT_HASH (a record was changed), ERR_AUDIT_LINK (a record
               was removed, added or moved), ERR_AUDIT_HEAD (a store's chain
-              does not end at the head its writer stored), ERR_AUDIT_TRUNCATED
+              does not end at the head its writer stored), ERR_AUDIT_UNRECORDED
+              (a stored input has no audit record), ERR_AUDIT_TRUNCATED
               and ERR_AUDIT_REWRITTEN (against --checkpoint), and
               ERR_AUDIT_CHECKPOINT (the checkpoint is not signed by --key)
   show        Print a readable timeline (control characters escaped)
@@ -156,6 +158,7 @@ async function verify(
     records = read.records;
     verdict = verifyRecords(records);
     if (verdict.ok) verdict = verifyHeads(records, read.heads);
+    if (verdict.ok) verdict = verifyInputs(records, read.inputs);
   }
   let anchored = false;
   if (verdict.ok && checkpointFile !== undefined && key) {
@@ -237,7 +240,7 @@ async function readFile(path: string, io: Io): Promise<string> {
 async function readStore(
   location: string,
   session: string | undefined,
-): Promise<{ records: AuditRecord[]; heads: Map<string, { seq: number; hash: string }> }> {
+): Promise<{ records: AuditRecord[]; heads: Map<string, { seq: number; hash: string }>; inputs: Map<string, number> }> {
   if (!/^https?:\/\//i.test(location) && location !== ":memory:") {
     try {
       await Deno.stat(location);
@@ -251,7 +254,11 @@ async function readStore(
     const records = await store.audit(session);
     const heads = await store.heads();
     if (session !== undefined) { for (const stream of [...heads.keys()]) if (stream !== session) heads.delete(stream); }
-    return { records, heads };
+    const inputs = new Map<string, number>();
+    for (const stream of new Set(records.map((record) => record.stream))) {
+      inputs.set(stream, (await store.inputs(stream, 0)).length);
+    }
+    return { records, heads, inputs };
   } finally {
     store.close();
   }

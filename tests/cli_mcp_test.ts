@@ -11,7 +11,7 @@ Deno.test("pab mcp is registered and prints its usage on stdout", async () => {
   assert.equal(await mcpCommand.run(["--help"], memory.io), 0);
   assert.match(
     memory.stdout(),
-    /^Usage: pab mcp --policy FILE \[--hide TOOLS\] \[--ceiling LABEL\] \[--store PATH\|URL \[--session ID\]\] -- CMD \[ARGS\.\.\.\]\n/,
+    /^Usage: pab mcp --policy FILE \[--hide TOOLS\] \[--ceiling LABEL\] \[--request TEXT\|--request-file FILE\] \[--no-ask-values\] \[--max-message-bytes N\] \[--store PATH\|URL \[--session ID\]\] -- CMD \[ARGS\.\.\.\]\n {7}pab mcp config /,
   );
   assert.equal(memory.stderr(), "");
 });

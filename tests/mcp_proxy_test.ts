@@ -25,6 +25,7 @@ default:
   on_tainted: confirm
   confirm_untrusted_from: any # the inbox is read with no argument the user named: ask anyway
 tools:
+  tools/list: {output: trusted} # the test server's own tool descriptions are vouched for (by default they are untrusted)
   read_inbox: {output: untrusted, on_tainted: allow}
   get_contacts: {output: trusted, on_tainted: allow}
   sent: {output: trusted, on_tainted: allow}
@@ -273,6 +274,7 @@ Deno.test("pab mcp guards a published MCP server: the injected address from its 
 default:
   on_tainted: confirm
 tools:
+  tools/list: {output: trusted}
   read_graph: {output: untrusted, on_tainted: allow}
   search_nodes:
     output: untrusted

@@ -100,6 +100,8 @@ export class McpRelay {
   readonly #own: OwnRequests;
   /** Relayed calls in flight: the client's id (by type and value) to the id the server knows the call by. */
   readonly #inFlight = new Map<string, string>();
+  /** Requests each side sent that pass through to the other, by id: only their responses pass back. */
+  readonly #passing: Record<Side, Set<string>> = { client: new Set(), server: new Set() };
   /** Ids of the client's tools/list requests whose results pass through. */
   readonly #lists = new Set<string>();
   /** Tool definitions the client was shown and the guard has not recorded yet. */
@@ -157,8 +159,8 @@ export class McpRelay {
 
   #fromClient(message: Message): void {
     if (isResponse(message)) {
-      // Only the client answers what pab asked the client; any other response answers the server.
-      if (!this.#own.take("client", message)) void this.#send("server", message);
+      // Only the client answers what pab asked the client, and only a request the server sent passes back to it.
+      if (!this.#own.take("client", message)) this.#passBack("client", message);
       return;
     }
     if (message.method === "initialize") this.#canAsk = canElicit(message.params);
@@ -171,17 +173,31 @@ export class McpRelay {
         .finally(() => this.#inFlight.delete(key(message.id!)));
       return;
     }
-    void this.#send("server", message);
+    this.#pass("client", message);
   }
 
   #fromServer(message: Message): void {
     if (isResponse(message)) {
-      // Only the server answers what pab asked the server.
+      // Only the server answers what pab asked the server, and only a request the client sent passes back to it.
       if (this.#own.take("server", message)) return;
       if (this.#lists.delete(key(message.id!))) message = this.#listed(message, true);
+      return this.#passBack("server", message);
     }
     if (message.method === "notifications/tools/list_changed") this.#catalog.markStale();
-    void this.#send("client", message);
+    this.#pass("server", message);
+  }
+
+  /** Pass a request or notification from one side to the other, noting a request's id for its response. */
+  #pass(from: Side, message: Message): void {
+    if (message.id !== undefined) this.#passing[from].add(key(message.id));
+    void this.#send(from === "client" ? "server" : "client", message);
+  }
+
+  /** Pass a response back only to the side whose request it answers; any other is dropped (a forgery or a stray). */
+  #passBack(from: Side, message: Message): void {
+    const to: Side = from === "client" ? "server" : "client";
+    if (this.#passing[to].delete(key(message.id!))) return void this.#send(to, message);
+    this.#log(`dropped a response from the ${from} to no request the ${to} sent (id ${JSON.stringify(message.id)})`);
   }
 
   /** The client cancelled a request: a relayed call is cancelled at the server under the id the server knows. */
@@ -204,7 +220,9 @@ export class McpRelay {
       // A response pab cannot read: whoever waits for it gets the error instead of waiting for ever.
       if (!this.#own.take(from, { jsonrpc: "2.0", id: problem.id, error })) {
         if (from === "server") this.#lists.delete(key(problem.id));
-        void this.#send(other, { jsonrpc: "2.0", id: problem.id, error });
+        if (this.#passing[other].delete(key(problem.id))) {
+          void this.#send(other, { jsonrpc: "2.0", id: problem.id, error });
+        }
       }
       answered = `answered the request it replied to with error ${problem.code}`;
     } else {

@@ -103,6 +103,7 @@ Deno.test("pab mcp blocks an injected address, passes a trusted one and asks the
   try {
     const listed = await client.listTools();
     assert.deepEqual(listed.tools.map((tool: { name: string }) => tool.name).sort(), [
+      "big",
       "fail",
       "get_contacts",
       "get_me",

@@ -196,7 +196,7 @@ function whatIsWrong(message: Record<string, unknown>, validId: boolean): string
 
 function oversize(head: string, tail: string, bytes: number, max: number): LineRead {
   const id = idAt(head, tail);
-  const method = /^\s*\{[^{}[\]]*?"method"\s*:\s*"/.test(head) || /"method"\s*:\s*"[^"]*"\s*,\s*"jsonrpc"/.test(tail);
+  const method = TOP_METHOD_FIRST.test(head) || TOP_METHOD_LAST.test(tail);
   return problem(
     -32600,
     "oversize",
@@ -210,6 +210,9 @@ function oversize(head: string, tail: string, bytes: number, max: number): LineR
 const ID = String.raw`("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)`;
 const TOP_ID_FIRST = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*${ID}`);
 const TOP_ID_LAST = new RegExp(String.raw`"id"\s*:\s*${ID}\s*\}\s*$`);
+const TOP_KEYS = String.raw`(?:"(?:jsonrpc|id)"\s*:\s*${ID}\s*,\s*)*`;
+const TOP_METHOD_FIRST = new RegExp(String.raw`^\s*\{\s*${TOP_KEYS}"method"\s*:`);
+const TOP_METHOD_LAST = new RegExp(String.raw`"method"\s*:\s*"(?:[^"\\]|\\.)*"\s*(?:,\s*"(?:jsonrpc|id)"\s*:\s*${ID}\s*)*\}\s*$`);
 
 /** The id of a cut message, where it is certainly at the top level: first (after jsonrpc) or last. */
 function idAt(head: string, tail: string): MessageId {

@@ -13,7 +13,7 @@
 export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 /** An id a JSON-RPC message may carry (`null` when it cannot be read). */
-export type MessageId = string | number | null;
+type MessageId = string | number | null;
 
 /** A line that is not a JSON-RPC message, and how to answer it. */
 export interface LineProblem {
@@ -24,7 +24,7 @@ export interface LineProblem {
   /** What is wrong, for a person. */
   readonly message: string;
   /** The id of the request the line carried, when it can be read (answers go to it); otherwise `null`. */
-  readonly id: MessageId;
+  readonly id: string | number | null;
   /** Whether the line was a request (it had a method and an id): only a request is answered with its own id. */
   readonly request: boolean;
   /** The line's length in bytes. */
@@ -212,7 +212,9 @@ const TOP_ID_FIRST = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*
 const TOP_ID_LAST = new RegExp(String.raw`"id"\s*:\s*${ID}\s*\}\s*$`);
 const TOP_KEYS = String.raw`(?:"(?:jsonrpc|id)"\s*:\s*${ID}\s*,\s*)*`;
 const TOP_METHOD_FIRST = new RegExp(String.raw`^\s*\{\s*${TOP_KEYS}"method"\s*:`);
-const TOP_METHOD_LAST = new RegExp(String.raw`"method"\s*:\s*"(?:[^"\\]|\\.)*"\s*(?:,\s*"(?:jsonrpc|id)"\s*:\s*${ID}\s*)*\}\s*$`);
+const TOP_METHOD_LAST = new RegExp(
+  String.raw`"method"\s*:\s*"(?:[^"\\]|\\.)*"\s*(?:,\s*"(?:jsonrpc|id)"\s*:\s*${ID}\s*)*\}\s*$`,
+);
 
 /** The id of a cut message, where it is certainly at the top level: first (after jsonrpc) or last. */
 function idAt(head: string, tail: string): MessageId {

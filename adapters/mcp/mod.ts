@@ -31,7 +31,13 @@ export {
   MCP_CAST,
   type ServerGuardOptions,
 } from "./guard_for_server.ts";
-export { DEFAULT_MAX_MESSAGE_BYTES, type LineProblem, type LineRead, LineSplitter, readLine } from "./json_rpc_lines.ts";
+export {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  type LineProblem,
+  type LineRead,
+  LineSplitter,
+  readLine,
+} from "./json_rpc_lines.ts";
 export { type LineStreams, LineTransport } from "./line_transport.ts";
 export { type ModelView, modelView } from "./model_view.ts";
 export { ToolCatalog, type ToolChange } from "./tool_catalog.ts";

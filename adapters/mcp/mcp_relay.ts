@@ -8,13 +8,14 @@
 import type { Transport } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/transport.js";
 import type { JSONRPCMessage } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 import type { Label, Ledger } from "../../core/mod.ts";
-import type { Guard, Policy } from "../../guard/mod.ts";
+import { errorText, type Guard, type Policy } from "../../guard/mod.ts";
 import { DESCRIPTIONS_TOOL, guardForServer, type ServerGuardOptions } from "./guard_for_server.ts";
 import type { LineProblem } from "./json_rpc_lines.ts";
 import { OwnRequests, type Response, type Side } from "./own_requests.ts";
 import { type CallContext, RelayedCall } from "./relayed_call.ts";
 import { ServerSignals } from "./server_signals.ts";
 import { ToolCatalog } from "./tool_catalog.ts";
+import { isRecord } from "./_is_record.ts";
 
 /** How to relay. */
 export interface McpRelayOptions {
@@ -169,7 +170,7 @@ export class McpRelay {
     if (message.method === "tools/call" && message.id !== undefined) {
       const call = new RelayedCall(this.#context(), message, this.#own.newId());
       this.#inFlight.set(key(message.id), call.serverId);
-      call.run().catch((error) => this.#log(`tools/call failed: ${text(error)}`))
+      call.run().catch((error) => this.#log(`tools/call failed: ${errorText(error)}`))
         .finally(() => this.#inFlight.delete(key(message.id!)));
       return;
     }
@@ -292,7 +293,7 @@ export class McpRelay {
     try {
       await transport.send(message as unknown as JSONRPCMessage);
     } catch (error) {
-      this.#log(`cannot send to the ${to}: ${text(error)}`);
+      this.#log(`cannot send to the ${to}: ${errorText(error)}`);
     }
   }
 
@@ -344,12 +345,4 @@ function isResponse(message: Message): boolean {
 
 function key(id: string | number): string {
   return `${typeof id}:${id}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function text(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

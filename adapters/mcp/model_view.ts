@@ -5,6 +5,7 @@
  * @module
  */
 import { type Label, makeLabel } from "../../core/mod.ts";
+import { isRecord } from "./_is_record.ts";
 
 /** What a result shows the model, and whether the guard must read it as stricter than the tool's label. */
 export interface ModelView {
@@ -119,8 +120,4 @@ export function canonical(value: unknown): string {
     value,
     (_key, item) => isRecord(item) ? Object.fromEntries(Object.keys(item).sort().map((key) => [key, item[key]])) : item,
   );
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import { meet } from "../../core/mod.ts";
-import { type Decision, gapKey, type ProposeResult, withLabel } from "../../guard/mod.ts";
+import { type Decision, errorText, gapKey, type ProposeResult, withLabel } from "../../guard/mod.ts";
 import type { McpRelayOptions, Proposer } from "./mcp_relay.ts";
 import { modelView, untrustedLabel } from "./model_view.ts";
 import type { Response, Side } from "./own_requests.ts";
@@ -22,6 +22,7 @@ import {
   vouchElicitation,
 } from "./tool_call_answers.ts";
 import type { ToolCatalog } from "./tool_catalog.ts";
+import { isRecord } from "./_is_record.ts";
 
 type Message = Record<string, unknown> & { id?: string | number; method?: string; params?: unknown };
 
@@ -92,8 +93,8 @@ export class RelayedCall {
     } catch (error) {
       if (this.#relayed && error instanceof RelayedError) return await this.#reply(this.#relayed);
       // Fail closed: a call the guard could not decide, or whose result it could not record, is denied.
-      this.#context.log(`deciding ${tool} failed: ${text(error)}`);
-      await this.#deny(`the guard failed: ${text(error)}`);
+      this.#context.log(`deciding ${tool} failed: ${errorText(error)}`);
+      await this.#deny(`the guard failed: ${errorText(error)}`);
     }
   }
 
@@ -213,11 +214,3 @@ function covers(shown: Decision | undefined, decision: Decision): boolean {
 
 /** The server answered a relayed call with a JSON-RPC error (or no result object): relay it as it is. */
 class RelayedError extends Error {}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function text(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -6,6 +6,7 @@
  * @module
  */
 import { type Decision, explainDecision } from "../../guard/mod.ts";
+import { isRecord } from "./_is_record.ts";
 
 /** A `tools/call` result, as far as pab reads or writes it. */
 export interface ToolResult {
@@ -168,8 +169,4 @@ function allowQuestion(message: string, title: string, description: string): All
 export function userAllowed(result: unknown): boolean {
   if (!isRecord(result) || result.action !== "accept" || !isRecord(result.content)) return false;
   return result.content.allow === true;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import { canonical } from "./model_view.ts";
+import { isRecord } from "./_is_record.ts";
 
 /** One tool whose definition differs from the one the session started with. */
 export interface ToolChange {
@@ -104,8 +105,4 @@ function partsOf(tool: Record<string, unknown>): Readonly<Record<string, string>
   const parts: Record<string, string> = {};
   for (const part of PARTS) parts[part] = tool[part] === undefined ? "" : canonical(tool[part]);
   return Object.freeze(parts);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

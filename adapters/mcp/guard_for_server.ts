@@ -36,6 +36,24 @@ export const MCP_CAST = "mcp";
  */
 export const DESCRIPTIONS_TOOL = "tools/list";
 
+/**
+ * Every pseudo-tool a proxy records what the server shows the model outside
+ * a call under: its tool definitions, the resources the client read, and the
+ * prompts it got. Each is untrusted input unless the policy labels it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SERVER_INPUT_TOOLS } from "./guard_for_server.ts";
+ * assert.deepEqual(SERVER_INPUT_TOOLS, ["tools/list", "resources/read", "prompts/get"]);
+ * ```
+ */
+export const SERVER_INPUT_TOOLS: readonly string[] = Object.freeze([
+  DESCRIPTIONS_TOOL,
+  "resources/read",
+  "prompts/get",
+]);
+
 /** How to make the guard for one server. */
 export interface ServerGuardOptions {
   /** The server's tool names, from `tools/list`. */
@@ -54,8 +72,9 @@ export interface ServerGuardOptions {
  * `ceiling`, so is every other server tool the policy gives no output label
  * (it does not name the tool, or names it without `output`). Other
  * casts are code that a proxy cannot run: they fail, so their data stays
- * unlabelled at a check. The server's tool definitions, recorded under
- * {@linkcode DESCRIPTIONS_TOOL}, are untrusted unless the policy labels it.
+ * unlabelled at a check. What the server shows the model outside a call,
+ * recorded under {@linkcode SERVER_INPUT_TOOLS}, is untrusted unless the
+ * policy labels those pseudo-tools.
  *
  * @example
  * ```ts
@@ -70,7 +89,7 @@ export interface ServerGuardOptions {
  *   signals: new ServerSignals(policy),
  *   ceiling: makeLabel(["public"], "suspicious"),
  * });
- * assert.deepEqual(Object.keys(guard.policy.casts), ["tools/list", "search"]);
+ * assert.deepEqual(Object.keys(guard.policy.casts), ["tools/list", "resources/read", "prompts/get", "search"]);
  * ```
  */
 export function guardForServer(policy: Policy, options: ServerGuardOptions): Guard {
@@ -106,13 +125,11 @@ export function labelServerTools(
   options: ServerGuardOptions,
 ): { readonly policy: Policy; readonly casts: Readonly<Record<string, CastFunction>> } {
   const casts = new Map<string, CastPolicy>(Object.entries(policy.casts));
-  const describes = Object.hasOwn(policy.tools, DESCRIPTIONS_TOOL) &&
-    policy.tools[DESCRIPTIONS_TOOL].output.kind !== "unlabelled";
-  if (!describes && !casts.has(DESCRIPTIONS_TOOL)) {
-    casts.set(
-      DESCRIPTIONS_TOOL,
-      Object.freeze({ cast: MCP_CAST, ceiling: makeLabel(policy.top.readers, "suspicious") }),
-    );
+  for (const input of SERVER_INPUT_TOOLS) {
+    const labelled = Object.hasOwn(policy.tools, input) && policy.tools[input].output.kind !== "unlabelled";
+    if (!labelled && !casts.has(input)) {
+      casts.set(input, Object.freeze({ cast: MCP_CAST, ceiling: makeLabel(policy.top.readers, "suspicious") }));
+    }
   }
   if (options.ceiling) {
     for (const tool of options.tools) {

@@ -105,8 +105,12 @@ export class McpRelay {
   readonly #passing: Record<Side, Set<string>> = { client: new Set(), server: new Set() };
   /** Ids of the client's tools/list requests whose results pass through. */
   readonly #lists = new Set<string>();
+  /** Ids of the client's resources/read and prompts/get requests, with their method: their results reach the model. */
+  readonly #reads = new Map<string, string>();
   /** Tool definitions the client was shown and the guard has not recorded yet. */
   #shown: Record<string, unknown>[] = [];
+  /** Other things the server showed the client (resources read, prompts), to record before the next call. */
+  #inputs: { readonly tool: string; readonly output: unknown }[] = [];
   readonly #recordedDefinitions = new Set<string>();
   #guard: Promise<Guard> | undefined;
   #proposer: Promise<Proposer> | undefined;
@@ -167,6 +171,9 @@ export class McpRelay {
     if (message.method === "initialize") this.#canAsk = canElicit(message.params);
     if (message.method === "notifications/cancelled") message = this.#cancelled(message);
     if (message.method === "tools/list" && message.id !== undefined) this.#lists.add(key(message.id));
+    if ((message.method === "resources/read" || message.method === "prompts/get") && message.id !== undefined) {
+      this.#reads.set(key(message.id), message.method);
+    }
     if (message.method === "tools/call" && message.id !== undefined) {
       const call = new RelayedCall(this.#context(), message, this.#own.newId());
       this.#inFlight.set(key(message.id), call.serverId);
@@ -182,6 +189,9 @@ export class McpRelay {
       // Only the server answers what pab asked the server, and only a request the client sent passes back to it.
       if (this.#own.take("server", message)) return;
       if (this.#lists.delete(key(message.id!))) message = this.#listed(message, true);
+      const read = this.#reads.get(key(message.id!));
+      this.#reads.delete(key(message.id!));
+      if (read && isRecord(message.result)) this.#inputs.push({ tool: read, output: message.result });
       return this.#passBack("server", message);
     }
     if (message.method === "notifications/tools/list_changed") this.#catalog.markStale();
@@ -265,7 +275,7 @@ export class McpRelay {
     };
   }
 
-  /** What proposes calls, with what the client was shown recorded first (tool definitions, as untrusted input). */
+  /** What proposes calls, with what the client was shown recorded first (tool definitions, resources, prompts). */
   async #proposerWithInputs(): Promise<Proposer> {
     if (this.#catalog.stale) await this.#serverTools();
     const proposer = await this.#ready();
@@ -276,7 +286,11 @@ export class McpRelay {
       return true;
     });
     this.#shown = [];
-    if (fresh.length && proposer.record) await proposer.record(DESCRIPTIONS_TOOL, { tools: fresh });
+    const inputs = this.#inputs;
+    this.#inputs = [];
+    if (!proposer.record) return proposer;
+    if (fresh.length) await proposer.record(DESCRIPTIONS_TOOL, { tools: fresh });
+    for (const input of inputs) await proposer.record(input.tool, input.output);
     return proposer;
   }
 

@@ -29,6 +29,7 @@ export {
   guardForServer,
   labelServerTools,
   MCP_CAST,
+  SERVER_INPUT_TOOLS,
   type ServerGuardOptions,
 } from "./guard_for_server.ts";
 export {

@@ -45,6 +45,13 @@ export function deniedResult(decision: Decision, canAsk: boolean): ToolResult {
         "capability): use a client that supports elicitation, or add the value to the policy's allow list.",
     );
   }
+  const blocking = decision.gaps.filter((gap) => gap.severity === "block");
+  if (!canAsk && blocking.length && blocking.every((gap) => gap.code === "invented-argument")) {
+    lines.push(
+      "pab cannot see the user's messages: if the user gave these values, a client that supports elicitation lets " +
+        "them say so, or the host can pass the user's request (pab mcp --request or --request-file).",
+    );
+  }
   return Object.freeze({ content: [{ type: "text", text: lines.join("\n") }], isError: true });
 }
 

@@ -32,6 +32,7 @@ tools:
   quit: {output: trusted, on_tainted: allow}
   learn: {output: trusted, on_tainted: allow}
   slow: {output: trusted, on_tainted: allow}
+  fail: {output: trusted, on_tainted: allow}
   send_email:
     output: trusted
     on_tainted: allow

@@ -62,6 +62,8 @@ export interface ProxyEntry {
  * assert.deepEqual(started.args.slice(0, 3), ["run", "--config=/src/pab/deno.json", "--lock=/src/pab/adapters/mcp/deno.lock"]);
  * assert.ok(started.args.includes("--allow-run=npx"));
  * assert.deepEqual(started.args.slice(-6), ["--policy", "/etc/pab/memory.yaml", "--", "npx", "-y", "@modelcontextprotocol/server-memory"]);
+ * const binary = proxyCommand({ kind: "binary", path: "/usr/local/bin/pab" }, { name: "fs", options: [], server: ["/usr/bin/srv"] });
+ * assert.deepEqual(binary, { command: "/usr/local/bin/pab", args: ["mcp", "--", "/usr/bin/srv"] });
  * ```
  */
 export function proxyCommand(install: PabInstall, entry: ProxyEntry): { command: string; args: string[] } {

@@ -71,10 +71,17 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     await relay.close();
     throw error;
   }
-  const exit = server.onclose;
+  // Say so when the server ended the session, not when it was stopped because the client did.
+  let ended = false;
+  const clientClosed = client.onclose;
+  client.onclose = () => {
+    ended = true;
+    clientClosed?.();
+  };
+  const serverClosed = server.onclose;
   server.onclose = () => {
-    exited = true;
-    exit?.();
+    exited = !ended;
+    serverClosed?.();
   };
   await relay.closed;
   if (exited) options.log?.("pab mcp: the server exited; closing");

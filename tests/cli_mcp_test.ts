@@ -27,6 +27,18 @@ Deno.test("pab mcp exits 2 on bad usage before it starts anything", async () => 
     [["--policy", "nope.yaml", "--", "server"], /^error: Cannot read policy "nope\.yaml"/],
     [["--polcy", "p.yaml", "--", "server"], /^error: unknown option --polcy \(did you mean --policy\?\)/],
     [["--policy", "p.yaml", "--session", "s", "--", "server"], /^error: --session names a stored session: add --store/],
+    [
+      ["--policy", "p.yaml", "--request", "a", "--request-file", "r.txt", "--", "server"],
+      /^error: give the user's request once: --request TEXT or --request-file FILE/,
+    ],
+    [
+      ["--policy", "p.yaml", "--request-file", "nope.txt", "--", "server"],
+      /^error: Cannot read the user's request "nope\.txt"/,
+    ],
+    [
+      ["--policy", "p.yaml", "--max-message-bytes", "10", "--", "server"],
+      /^error: --max-message-bytes needs at least 1024 bytes/,
+    ],
   ];
   for (const [args, pattern] of cases) {
     const memory = memoryIo({ files: { "p.yaml": POLICY } });

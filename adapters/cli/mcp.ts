@@ -218,6 +218,8 @@ async function printConfig(
   const name = typeof values.name === "string" ? values.name : "pab";
   const options = passedOptions(args.slice(0, args.length - server.length));
   const install = currentInstall(new URL("../../cli.ts", import.meta.url).href, Deno.execPath());
+  // A binary's permissions were fixed when it was compiled: an entry it cannot run is refused, not printed.
+  if (install.kind === "binary" && server[0]) requireRunPermission(server[0]);
   const started = proxyCommand(install, { name, options, server, store: typeof values.store === "string" });
   if (typeof host === "string") {
     await io.stdout.write(`${JSON.stringify(hostEntry(host as McpHost, name, started), null, 2)}\n`);

@@ -52,11 +52,6 @@ export class OwnRequests {
     return { id, response };
   }
 
-  /** Whether `id` is a request of ours still waiting on `side`. */
-  has(side: Side, id: unknown): boolean {
-    return typeof id === "string" && this.#waiting[side].has(id);
-  }
-
   /** Resolve the request `response` answers, if it is ours and went to `side`. Returns whether it was. */
   take(side: Side, response: Response): boolean {
     const id = response.id;

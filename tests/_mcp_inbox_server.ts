@@ -75,5 +75,10 @@ server.registerTool("learn", { description: "Adds a tool (the server then announ
   server.registerTool("learned", { description: "A tool added at run time" }, () => text("learned"));
   return text("learned a tool");
 });
+server.registerTool(
+  "big",
+  { description: "A result of about the given size", inputSchema: { bytes: z.number() } },
+  ({ bytes }: { bytes: number }) => text("y".repeat(bytes)),
+);
 console.error("inbox server ready");
 await server.connect(new StdioServerTransport());

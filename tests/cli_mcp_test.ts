@@ -11,7 +11,7 @@ Deno.test("pab mcp is registered and prints its usage on stdout", async () => {
   assert.equal(await mcpCommand.run(["--help"], memory.io), 0);
   assert.match(
     memory.stdout(),
-    /^Usage: pab mcp --policy FILE \[--hide TOOLS\] \[--ceiling LABEL\] \[--store PATH\|URL \[--session ID\]\] -- CMD \[ARGS\.\.\.\]\n/,
+    /^Usage: pab mcp --policy FILE \[--hide TOOLS\] \[--ceiling LABEL\] \[--request TEXT\|--request-file FILE\] \[--no-ask-values\] \[--max-message-bytes N\] \[--store PATH\|URL \[--session ID\]\] -- CMD \[ARGS\.\.\.\]\n {7}pab mcp config /,
   );
   assert.equal(memory.stderr(), "");
 });
@@ -27,6 +27,18 @@ Deno.test("pab mcp exits 2 on bad usage before it starts anything", async () => 
     [["--policy", "nope.yaml", "--", "server"], /^error: Cannot read policy "nope\.yaml"/],
     [["--polcy", "p.yaml", "--", "server"], /^error: unknown option --polcy \(did you mean --policy\?\)/],
     [["--policy", "p.yaml", "--session", "s", "--", "server"], /^error: --session names a stored session: add --store/],
+    [
+      ["--policy", "p.yaml", "--request", "a", "--request-file", "r.txt", "--", "server"],
+      /^error: give the user's request once: --request TEXT or --request-file FILE/,
+    ],
+    [
+      ["--policy", "p.yaml", "--request-file", "nope.txt", "--", "server"],
+      /^error: Cannot read the user's request "nope\.txt"/,
+    ],
+    [
+      ["--policy", "p.yaml", "--max-message-bytes", "10", "--", "server"],
+      /^error: --max-message-bytes needs at least 1024 bytes/,
+    ],
   ];
   for (const [args, pattern] of cases) {
     const memory = memoryIo({ files: { "p.yaml": POLICY } });

@@ -25,12 +25,14 @@ default:
   on_tainted: confirm
   confirm_untrusted_from: any # the inbox is read with no argument the user named: ask anyway
 tools:
+  tools/list: {output: trusted} # the test server's own tool descriptions are vouched for (by default they are untrusted)
   read_inbox: {output: untrusted, on_tainted: allow}
   get_contacts: {output: trusted, on_tainted: allow}
   sent: {output: trusted, on_tainted: allow}
   quit: {output: trusted, on_tainted: allow}
   learn: {output: trusted, on_tainted: allow}
   slow: {output: trusted, on_tainted: allow}
+  fail: {output: trusted, on_tainted: allow}
   send_email:
     output: trusted
     on_tainted: allow
@@ -102,6 +104,7 @@ Deno.test("pab mcp blocks an injected address, passes a trusted one and asks the
   try {
     const listed = await client.listTools();
     assert.deepEqual(listed.tools.map((tool: { name: string }) => tool.name).sort(), [
+      "big",
       "fail",
       "get_contacts",
       "get_me",
@@ -273,6 +276,7 @@ Deno.test("pab mcp guards a published MCP server: the injected address from its 
 default:
   on_tainted: confirm
 tools:
+  tools/list: {output: trusted}
   read_graph: {output: untrusted, on_tainted: allow}
   search_nodes:
     output: untrusted

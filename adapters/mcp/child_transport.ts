@@ -6,13 +6,15 @@
  *
  * @module
  */
-import { deserializeMessage, serializeMessage } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/stdio.js";
 import type { Transport } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/transport.js";
 import type { JSONRPCMessage } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
+import type { LineProblem } from "./json_rpc_lines.ts";
+import { LineTransport } from "./line_transport.ts";
 
 /**
  * Runs an MCP server as a child process and speaks newline-delimited JSON-RPC
- * to it. `onclose` fires once, when the child exits or is closed.
+ * to it (see {@linkcode LineTransport}). `onclose` fires once, when the child
+ * exits or is closed.
  *
  * @example
  * ```ts ignore
@@ -25,24 +27,28 @@ import type { JSONRPCMessage } from "npm:@modelcontextprotocol/sdk@1.32.2/types.
 export class ChildTransport implements Transport {
   readonly #command: string;
   readonly #args: readonly string[];
+  readonly #maxMessageBytes: number | undefined;
   #child: Deno.ChildProcess | undefined;
-  #writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
+  #lines: LineTransport | undefined;
   #closed = false;
   /** Called when the child exits or the transport is closed. */
   onclose?: () => void;
-  /** Called on a stream or parse error. */
+  /** Called on a stream error. */
   onerror?: (error: Error) => void;
   /** Called for every message the child writes. */
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Called for every line the child writes that is not a message. */
+  onproblem?: (problem: LineProblem) => void;
 
   /** A transport for `command args`; {@linkcode ChildTransport.start} starts it. */
-  constructor(command: string, args: readonly string[] = []) {
+  constructor(command: string, args: readonly string[] = [], options: { readonly maxMessageBytes?: number } = {}) {
     this.#command = command;
     this.#args = args;
+    this.#maxMessageBytes = options.maxMessageBytes;
   }
 
   /** Start the child. Throws if it cannot be started (not found, no `--allow-run`). */
-  start(): Promise<void> {
+  async start(): Promise<void> {
     const child = new Deno.Command(this.#command, {
       args: [...this.#args],
       stdin: "piped",
@@ -50,22 +56,29 @@ export class ChildTransport implements Transport {
       stderr: "inherit",
     }).spawn();
     this.#child = child;
-    this.#writer = child.stdin.getWriter();
-    void this.#read(child.stdout);
+    const lines = new LineTransport({
+      readable: child.stdout,
+      writable: child.stdin,
+      ...(this.#maxMessageBytes ? { maxMessageBytes: this.#maxMessageBytes } : {}),
+    });
+    this.#lines = lines;
+    lines.onmessage = (message) => this.onmessage?.(message);
+    lines.onproblem = (problem) => this.onproblem?.(problem);
+    lines.onerror = (error) => this.onerror?.(error);
+    await lines.start();
     child.status.then(() => this.#finish(), () => this.#finish());
-    return Promise.resolve();
   }
 
   /** Write one message to the child. */
   async send(message: JSONRPCMessage): Promise<void> {
-    if (!this.#writer || this.#closed) throw new Error("the server is not running");
-    await this.#writer.write(new TextEncoder().encode(serializeMessage(message)));
+    if (!this.#lines || this.#closed) throw new Error("the server is not running");
+    await this.#lines.send(message);
   }
 
   /** Close the child's stdin and stop it. */
   async close(): Promise<void> {
     if (this.#closed) return;
-    await this.#writer?.close().catch(() => {});
+    await this.#lines?.close();
     try {
       this.#child?.kill("SIGTERM");
     } catch {
@@ -73,28 +86,6 @@ export class ChildTransport implements Transport {
     }
     await this.#child?.status.catch(() => {});
     this.#finish();
-  }
-
-  async #read(stdout: ReadableStream<Uint8Array>): Promise<void> {
-    let pending = "";
-    try {
-      for await (const chunk of stdout.pipeThrough(new TextDecoderStream())) {
-        pending += chunk;
-        let end: number;
-        while ((end = pending.indexOf("\n")) >= 0) {
-          const line = pending.slice(0, end).replace(/\r$/, "");
-          pending = pending.slice(end + 1);
-          if (!line.trim()) continue;
-          try {
-            this.onmessage?.(deserializeMessage(line));
-          } catch (error) {
-            this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-          }
-        }
-      }
-    } catch (error) {
-      if (!this.#closed) this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-    }
   }
 
   #finish(): void {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Label } from "../../core/mod.ts";
+import { type Label, makeLabel } from "../../core/mod.ts";
 import { type CastFunction, type CastPolicy, type ConfirmFunction, Guard, type Policy } from "../../guard/mod.ts";
 import type { ServerSignals } from "./server_signals.ts";
 
@@ -20,6 +20,39 @@ import type { ServerSignals } from "./server_signals.ts";
  * ```
  */
 export const MCP_CAST = "mcp";
+
+/**
+ * The pseudo-tool a proxy records the server's tool definitions under: they
+ * reach the model's context. Unless the policy labels it (`tools:
+ * {"tools/list": {output: trusted}}` for a server whose descriptions the
+ * deployer vouches for), it is read as untrusted input from the server.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DESCRIPTIONS_TOOL } from "./guard_for_server.ts";
+ * assert.equal(DESCRIPTIONS_TOOL, "tools/list");
+ * ```
+ */
+export const DESCRIPTIONS_TOOL = "tools/list";
+
+/**
+ * Every pseudo-tool a proxy records what the server shows the model outside
+ * a call under: its tool definitions, the resources the client read, and the
+ * prompts it got. Each is untrusted input unless the policy labels it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SERVER_INPUT_TOOLS } from "./guard_for_server.ts";
+ * assert.deepEqual(SERVER_INPUT_TOOLS, ["tools/list", "resources/read", "prompts/get"]);
+ * ```
+ */
+export const SERVER_INPUT_TOOLS: readonly string[] = Object.freeze([
+  DESCRIPTIONS_TOOL,
+  "resources/read",
+  "prompts/get",
+]);
 
 /** How to make the guard for one server. */
 export interface ServerGuardOptions {
@@ -39,7 +72,9 @@ export interface ServerGuardOptions {
  * `ceiling`, so is every other server tool the policy gives no output label
  * (it does not name the tool, or names it without `output`). Other
  * casts are code that a proxy cannot run: they fail, so their data stays
- * unlabelled at a check.
+ * unlabelled at a check. What the server shows the model outside a call,
+ * recorded under {@linkcode SERVER_INPUT_TOOLS}, is untrusted unless the
+ * policy labels those pseudo-tools.
  *
  * @example
  * ```ts
@@ -54,7 +89,7 @@ export interface ServerGuardOptions {
  *   signals: new ServerSignals(policy),
  *   ceiling: makeLabel(["public"], "suspicious"),
  * });
- * assert.deepEqual(Object.keys(guard.policy.casts), ["search"]);
+ * assert.deepEqual(Object.keys(guard.policy.casts), ["tools/list", "resources/read", "prompts/get", "search"]);
  * ```
  */
 export function guardForServer(policy: Policy, options: ServerGuardOptions): Guard {
@@ -90,6 +125,12 @@ export function labelServerTools(
   options: ServerGuardOptions,
 ): { readonly policy: Policy; readonly casts: Readonly<Record<string, CastFunction>> } {
   const casts = new Map<string, CastPolicy>(Object.entries(policy.casts));
+  for (const input of SERVER_INPUT_TOOLS) {
+    const labelled = Object.hasOwn(policy.tools, input) && policy.tools[input].output.kind !== "unlabelled";
+    if (!labelled && !casts.has(input)) {
+      casts.set(input, Object.freeze({ cast: MCP_CAST, ceiling: makeLabel(policy.top.readers, "suspicious") }));
+    }
+  }
   if (options.ceiling) {
     for (const tool of options.tools) {
       const unlabelled = !Object.hasOwn(policy.tools, tool) || policy.tools[tool].output.kind === "unlabelled";

@@ -7,11 +7,15 @@
  */
 import type { Transport } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/transport.js";
 import type { JSONRPCMessage } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
-import type { Label } from "../../core/mod.ts";
-import { type Decision, type Guard, type Policy, withLabel } from "../../guard/mod.ts";
-import { guardForServer, type ServerGuardOptions } from "./guard_for_server.ts";
+import type { Label, Ledger } from "../../core/mod.ts";
+import { errorText, type Guard, type Policy } from "../../guard/mod.ts";
+import { DESCRIPTIONS_TOOL, guardForServer, type ServerGuardOptions } from "./guard_for_server.ts";
+import type { LineProblem } from "./json_rpc_lines.ts";
+import { OwnRequests, type Response, type Side } from "./own_requests.ts";
+import { type CallContext, RelayedCall } from "./relayed_call.ts";
 import { ServerSignals } from "./server_signals.ts";
-import { deniedResult, resultText, rulingElicitation, type ToolResult, userAllowed } from "./tool_call_answers.ts";
+import { ToolCatalog } from "./tool_catalog.ts";
+import { isRecord } from "./_is_record.ts";
 
 /** How to relay. */
 export interface McpRelayOptions {
@@ -25,8 +29,20 @@ export interface McpRelayOptions {
   readonly hide?: readonly string[];
   /** Ceiling for the server's signals on tools the policy does not name (otherwise they stay unlabelled). */
   readonly ceiling?: Label;
+  /**
+   * The user's request, when the host knows it (`pab mcp --request`): recorded
+   * as the user's words before the first call, so values the user gave vouch.
+   */
+  readonly request?: string;
+  /**
+   * Whether to ask the user, through elicitation, if values found in no input
+   * pab saw came from them (default `true`; pab cannot see the user's messages).
+   */
+  readonly askValues?: boolean;
   /** Diagnostics (never written to the client's stream). */
   readonly log?: (line: string) => void;
+  /** Random bytes for request ids (default `crypto.getRandomValues`). */
+  readonly random?: (bytes: Uint8Array) => Uint8Array;
   /**
    * Makes what decides and records the calls, once the server's tools are
    * known (default: a guard in this process's memory, from `guardForServer`).
@@ -35,17 +51,25 @@ export interface McpRelayOptions {
   readonly proposer?: ProposerFactory;
 }
 
-/** What decides, runs and records a call, as `Guard.propose` does. */
-export type Proposer = Pick<Guard, "propose">;
+/**
+ * What decides, runs and records a call, as `Guard.propose` does; with `user`
+ * and `record`, also what the user said and what the server showed the model
+ * outside a call (its tool descriptions); with `ledger`, where the user's
+ * refusals are noted.
+ */
+export interface Proposer extends Pick<Guard, "propose"> {
+  /** Record a user message (trusted). */
+  user?(text: string): void | Promise<void>;
+  /** Record what a tool showed outside a call, under the tool's label. */
+  record?(tool: string, output: unknown): void | Promise<void>;
+  /** Where notes go. */
+  readonly ledger?: Pick<Ledger, "record">;
+}
 
 /** Makes a {@linkcode Proposer} for a server, from its tools and signals (see `labelServerTools`). */
 export type ProposerFactory = (server: Omit<ServerGuardOptions, "confirm">) => Promise<Proposer>;
 
-type Id = string | number;
-type Message = Record<string, unknown> & { id?: Id; method?: string; params?: unknown };
-type Waiter = { resolve: (message: Message) => void };
-
-const OWN_PREFIX = "pab-mcp:";
+type Message = Record<string, unknown> & { id?: string | number; method?: string; params?: unknown };
 
 /**
  * Relays MCP messages between a client and a server through a guard.
@@ -73,11 +97,23 @@ export class McpRelay {
   readonly #options: McpRelayOptions;
   readonly #hidden: ReadonlySet<string>;
   readonly #signals: ServerSignals;
-  readonly #waiting = new Map<string, Waiter>();
+  readonly #catalog = new ToolCatalog();
+  readonly #own: OwnRequests;
+  /** Relayed calls in flight: the client's id (by type and value) to the id the server knows the call by. */
+  readonly #inFlight = new Map<string, string>();
+  /** Requests each side sent that pass through to the other, by id: only their responses pass back. */
+  readonly #passing: Record<Side, Set<string>> = { client: new Set(), server: new Set() };
+  /** Ids of the client's tools/list requests whose results pass through. */
   readonly #lists = new Set<string>();
+  /** Ids of the client's resources/read and prompts/get requests, with their method: their results reach the model. */
+  readonly #reads = new Map<string, string>();
+  /** Tool definitions the client was shown and the guard has not recorded yet. */
+  #shown: Record<string, unknown>[] = [];
+  /** Other things the server showed the client (resources read, prompts), to record before the next call. */
+  #inputs: { readonly tool: string; readonly output: unknown }[] = [];
+  readonly #recordedDefinitions = new Set<string>();
   #guard: Promise<Guard> | undefined;
   #proposer: Promise<Proposer> | undefined;
-  #counter = 0;
   #canAsk = false;
   #closing = false;
   readonly #closed: Promise<void>;
@@ -88,6 +124,7 @@ export class McpRelay {
     this.#options = options;
     this.#hidden = new Set(options.hide ?? []);
     this.#signals = new ServerSignals(options.policy);
+    this.#own = new OwnRequests(options.random ?? ((bytes) => crypto.getRandomValues(bytes)));
     this.#closed = new Promise((resolve) => this.#markClosed = resolve);
   }
 
@@ -101,11 +138,13 @@ export class McpRelay {
     return this.#guard;
   }
 
-  /** Start relaying. */
+  /** Start relaying. Transports with an `onproblem` hook (`LineTransport`) have their malformed lines answered. */
   async start(): Promise<void> {
     const { client, server } = this.#options;
     client.onmessage = (message: JSONRPCMessage) => this.#fromClient(message as unknown as Message);
     server.onmessage = (message: JSONRPCMessage) => this.#fromServer(message as unknown as Message);
+    (client as { onproblem?: (problem: LineProblem) => void }).onproblem = (p) => this.#problem("client", p);
+    (server as { onproblem?: (problem: LineProblem) => void }).onproblem = (p) => this.#problem("server", p);
     client.onclose = () => void this.close();
     server.onclose = () => void this.close();
     client.onerror = (error: Error) => this.#log(`client stream: ${error.message}`);
@@ -118,137 +157,182 @@ export class McpRelay {
   async close(): Promise<void> {
     if (this.#closing) return await this.#closed;
     this.#closing = true;
-    for (const waiter of this.#waiting.values()) {
-      waiter.resolve({ error: { code: -32000, message: "connection closed" } });
-    }
-    this.#waiting.clear();
+    this.#own.failAll({ code: -32000, message: "connection closed" });
     await Promise.allSettled([this.#options.client.close(), this.#options.server.close()]);
     this.#markClosed();
   }
 
   #fromClient(message: Message): void {
-    if (isResponse(message) && this.#take(message)) return;
-    if (message.method === "initialize") this.#canAsk = canElicit(message.params);
-    if (message.method === "notifications/cancelled") this.#cancelled(message.params);
-    if (message.method === "tools/list" && message.id !== undefined) this.#lists.add(key(message.id));
-    if (message.method === "tools/call" && message.id !== undefined) {
-      this.#call(message).catch((error) => this.#log(`tools/call failed: ${text(error)}`));
+    if (isResponse(message)) {
+      // Only the client answers what pab asked the client, and only a request the server sent passes back to it.
+      if (!this.#own.take("client", message)) this.#passBack("client", message);
       return;
     }
-    void this.#send("server", message);
+    if (message.method === "initialize") this.#canAsk = canElicit(message.params);
+    if (message.method === "notifications/cancelled") message = this.#cancelled(message);
+    if (message.method === "tools/list" && message.id !== undefined) this.#lists.add(key(message.id));
+    if ((message.method === "resources/read" || message.method === "prompts/get") && message.id !== undefined) {
+      this.#reads.set(key(message.id), message.method);
+    }
+    if (message.method === "tools/call" && message.id !== undefined) {
+      const call = new RelayedCall(this.#context(), message, this.#own.newId());
+      this.#inFlight.set(key(message.id), call.serverId);
+      call.run().catch((error) => this.#log(`tools/call failed: ${errorText(error)}`))
+        .finally(() => this.#inFlight.delete(key(message.id!)));
+      return;
+    }
+    this.#pass("client", message);
   }
 
   #fromServer(message: Message): void {
     if (isResponse(message)) {
-      if (this.#take(message)) return;
-      if (this.#lists.delete(key(message.id!))) message = this.#listed(message);
+      // Only the server answers what pab asked the server, and only a request the client sent passes back to it.
+      if (this.#own.take("server", message)) return;
+      if (this.#lists.delete(key(message.id!))) message = this.#listed(message, true);
+      const read = this.#reads.get(key(message.id!));
+      this.#reads.delete(key(message.id!));
+      if (read && isRecord(message.result)) this.#inputs.push({ tool: read, output: message.result });
+      return this.#passBack("server", message);
     }
-    void this.#send("client", message);
+    if (message.method === "notifications/tools/list_changed") this.#catalog.markStale();
+    this.#pass("server", message);
   }
 
-  /** Resolve a response to a request the relay itself is waiting for. */
-  #take(message: Message): boolean {
-    const waiter = this.#waiting.get(key(message.id!));
-    if (!waiter) return false;
-    this.#waiting.delete(key(message.id!));
-    waiter.resolve(message);
-    return true;
+  /** Pass a request or notification from one side to the other, noting a request's id for its response. */
+  #pass(from: Side, message: Message): void {
+    if (message.id !== undefined) this.#passing[from].add(key(message.id));
+    void this.#send(from === "client" ? "server" : "client", message);
   }
 
-  /** The client cancelled a request: a relayed call waiting for it stops waiting (the server may never answer). */
-  #cancelled(params: unknown): void {
-    const id = isRecord(params) ? params.requestId : undefined;
-    if (typeof id !== "string" && typeof id !== "number") return;
-    this.#take({ jsonrpc: "2.0", id, error: { code: -32800, message: "Request cancelled by the client" } });
+  /** Pass a response back only to the side whose request it answers; any other is dropped (a forgery or a stray). */
+  #passBack(from: Side, message: Message): void {
+    const to: Side = from === "client" ? "server" : "client";
+    if (this.#passing[to].delete(key(message.id!))) return void this.#send(to, message);
+    this.#log(`dropped a response from the ${from} to no request the ${to} sent (id ${JSON.stringify(message.id)})`);
   }
 
-  /** A `tools/list` result: remember each tool's annotations, and leave hidden tools out. */
-  #listed(message: Message): Message {
+  /** The client cancelled a request: a relayed call is cancelled at the server under the id the server knows. */
+  #cancelled(message: Message): Message {
+    const params = isRecord(message.params) ? message.params : {};
+    const id = params.requestId;
+    if (typeof id !== "string" && typeof id !== "number") return message;
+    const serverId = this.#inFlight.get(key(id));
+    if (serverId === undefined) return message;
+    this.#own.take("server", { jsonrpc: "2.0", id: serverId, error: { code: -32800, message: "Request cancelled" } });
+    return { ...message, params: { ...params, requestId: serverId } };
+  }
+
+  /** A line that is not a message: answer the side that sent it (or the side waiting for it), and say so once. */
+  #problem(from: Side, problem: LineProblem): void {
+    const error = { code: problem.code, message: `pab mcp: ${problem.message}`, data: { kind: problem.kind } };
+    const other: Side = from === "client" ? "server" : "client";
+    let answered = `answered the ${from} with error ${problem.code}`;
+    if (problem.id !== null && !problem.request) {
+      // A response pab cannot read: whoever waits for it gets the error instead of waiting for ever.
+      if (!this.#own.take(from, { jsonrpc: "2.0", id: problem.id, error })) {
+        if (from === "server") this.#lists.delete(key(problem.id));
+        if (this.#passing[other].delete(key(problem.id))) {
+          void this.#send(other, { jsonrpc: "2.0", id: problem.id, error });
+        }
+      }
+      answered = `answered the request it replied to with error ${problem.code}`;
+    } else {
+      void this.#send(from, { jsonrpc: "2.0", id: problem.id, error } as Message);
+    }
+    this.#log(
+      `the ${from} sent a line that is not a JSON-RPC message (${problem.bytes} bytes): ${problem.message}; ${answered}`,
+    );
+  }
+
+  /** A `tools/list` result: note each tool's definition and annotations, and leave hidden tools out. */
+  #listed(message: Message, shown: boolean): Message {
     const result = message.result;
     if (!isRecord(result) || !Array.isArray(result.tools)) return message;
+    const last = typeof result.nextCursor !== "string" || !result.nextCursor;
+    for (const change of this.#catalog.list(result.tools, last)) {
+      this.#log(`the server ${change.kind} ${change.tool} (${change.parts.join(", ")}): held until the user approves`);
+    }
     for (const tool of result.tools) {
       if (isRecord(tool) && typeof tool.name === "string") this.#signals.annotate(tool.name, tool.annotations);
     }
-    if (!this.#hidden.size) return message;
     const tools = result.tools.filter((tool) => !(isRecord(tool) && this.#hidden.has(String(tool.name))));
-    return { ...message, result: { ...result, tools } };
+    if (shown) this.#shown.push(...tools.filter(isRecord));
+    return this.#hidden.size ? { ...message, result: { ...result, tools } } : message;
   }
 
-  async #call(request: Message): Promise<void> {
-    const params = isRecord(request.params) ? request.params : {};
-    const tool = params.name;
-    const args = params.arguments ?? {};
-    if (typeof tool !== "string" || !tool || !isRecord(args)) {
-      return void this.#send("client", {
-        jsonrpc: "2.0",
-        id: request.id,
-        error: { code: -32602, message: "Invalid params: tools/call needs a tool name and an object of arguments" },
-      });
-    }
-    const answer = (result: ToolResult) => this.#send("client", { jsonrpc: "2.0", id: request.id, result });
-    if (this.#hidden.has(tool)) {
-      return void answer({
-        content: [{ type: "text", text: `pab denied this call: ${tool} is hidden by pab` }],
-        isError: true,
-      });
-    }
-    let relayed: Message | undefined;
+  /** What a relayed call needs from the relay. */
+  #context(): CallContext {
+    return {
+      options: this.#options,
+      hidden: this.#hidden,
+      signals: this.#signals,
+      catalog: this.#catalog,
+      canAsk: () => this.#canAsk,
+      proposer: () => this.#proposerWithInputs(),
+      request: (to, method, params, id) => this.#request(to, method, params, id),
+      send: (to, message) => this.#send(to, message),
+      log: (line) => this.#log(line),
+    };
+  }
+
+  /** What proposes calls, with what the client was shown recorded first (tool definitions, resources, prompts). */
+  async #proposerWithInputs(): Promise<Proposer> {
+    if (this.#catalog.stale) await this.#serverTools();
+    const proposer = await this.#ready();
+    const fresh = this.#shown.filter((tool) => {
+      const id = JSON.stringify(tool);
+      if (this.#recordedDefinitions.has(id)) return false;
+      this.#recordedDefinitions.add(id);
+      return true;
+    });
+    this.#shown = [];
+    const inputs = this.#inputs;
+    this.#inputs = [];
+    if (!proposer.record) return proposer;
+    if (fresh.length) await proposer.record(DESCRIPTIONS_TOOL, { tools: fresh });
+    for (const input of inputs) await proposer.record(input.tool, input.output);
+    return proposer;
+  }
+
+  /** Send a request to `side` under a fresh id (or `id`, made by `newId`), and wait for its response from that side only. */
+  #request(to: Side, method: string, params: unknown, id?: string): Promise<Response> {
+    const opened = this.#own.open(to, id);
+    void this.#send(to, { jsonrpc: "2.0", id: opened.id, method, params });
+    return opened.response;
+  }
+
+  async #send(to: Side, message: Message): Promise<void> {
+    if (this.#closing) return;
+    const transport = to === "client" ? this.#options.client : this.#options.server;
     try {
-      const guard = await this.#ready();
-      const outcome = await guard.propose(tool, args, {
-        accept: true,
-        ...(this.#canAsk ? { confirm: (decision: Decision) => this.#askUser(decision) } : {}),
-        // Relay exactly the arguments the guard decided on (its private copy), not the request's object.
-        run: async (decided) => {
-          relayed = await this.#request("server", "tools/call", { ...params, arguments: decided }, request.id);
-          if (!isRecord(relayed.result)) throw new RelayedError();
-          const result = relayed.result as unknown as ToolResult;
-          const label = this.#signals.observe(tool, result._meta);
-          const seen = resultText(result);
-          return label ? withLabel(seen, label) : seen;
-        },
-      });
-      if (outcome.status === "done") return void this.#send("client", { ...relayed!, id: request.id });
-      await answer(deniedResult(outcome.decision, this.#canAsk));
+      await transport.send(message as unknown as JSONRPCMessage);
     } catch (error) {
-      if (relayed && error instanceof RelayedError) return void this.#send("client", { ...relayed, id: request.id });
-      // Fail closed: a call the guard could not decide, or whose result it could not record, is denied.
-      this.#log(`deciding ${tool} failed: ${text(error)}`);
-      await answer({
-        content: [{ type: "text", text: `pab denied this call: the guard failed: ${text(error)}` }],
-        isError: true,
-      });
+      this.#log(`cannot send to the ${to}: ${errorText(error)}`);
     }
   }
 
-  /** What proposes calls: the guard in memory, or what `options.proposer` makes. */
+  /** What proposes calls: the guard in memory, or what `options.proposer` makes; the user's request first. */
   #ready(): Promise<Proposer> {
-    const { proposer } = this.#options;
-    if (!proposer) return this.#guardReady();
-    this.#proposer ??= this.#serverTools().then((tools) =>
-      proposer({
-        tools,
-        signals: this.#signals,
-        ...(this.#options.ceiling ? { ceiling: this.#options.ceiling } : {}),
-      })
-    );
+    this.#proposer ??= this.#serverTools().then(async (tools) => {
+      const { proposer, ceiling, policy, request } = this.#options;
+      const made: Proposer = proposer
+        ? await proposer({ tools, signals: this.#signals, ...(ceiling ? { ceiling } : {}) })
+        : await (this.#guard = Promise.resolve(guardForServer(policy, { tools, signals: this.#signals, ceiling })));
+      if (request !== undefined && made.user) await made.user(request);
+      return made;
+    });
     return this.#proposer;
   }
 
-  /** The guard, made at the first call, once the server's tool list is known (for the casts). */
-  #guardReady(): Promise<Guard> {
-    this.#guard ??= this.#serverTools().then((tools) =>
-      guardForServer(this.#options.policy, { tools, signals: this.#signals, ceiling: this.#options.ceiling })
-    );
-    return this.#guard;
-  }
-
-  /** Every tool the server lists, page by page (their annotations are remembered as they pass). */
+  /** Every tool the server lists, page by page (their definitions and annotations are noted as they pass). */
   async #serverTools(): Promise<string[]> {
     const tools: string[] = [];
     let cursor: unknown;
     do {
-      const listed = this.#listed(await this.#request("server", "tools/list", cursor ? { cursor } : {}));
+      const listed = this.#listed(
+        await this.#request("server", "tools/list", cursor ? { cursor } : {}) as Message,
+        false,
+      );
       const result = isRecord(listed.result) ? listed.result : {};
       for (const tool of Array.isArray(result.tools) ? result.tools : []) {
         if (isRecord(tool) && typeof tool.name === "string") tools.push(tool.name);
@@ -258,40 +342,10 @@ export class McpRelay {
     return tools;
   }
 
-  async #askUser(decision: Decision): Promise<boolean> {
-    const answer = await this.#request("client", "elicitation/create", rulingElicitation(decision));
-    return userAllowed(answer.result);
-  }
-
-  /** Send a request and wait for its response; `id` reuses the caller's id (a relayed call). */
-  #request(to: "client" | "server", method: string, params: unknown, id?: Id): Promise<Message> {
-    const own = id ?? `${OWN_PREFIX}${++this.#counter}`;
-    return new Promise((resolve) => {
-      this.#waiting.set(key(own), { resolve });
-      this.#send(to, { jsonrpc: "2.0", id: own, method, params }).catch((error) => {
-        this.#waiting.delete(key(own));
-        resolve({ error: { code: -32000, message: text(error) } });
-      });
-    });
-  }
-
-  async #send(to: "client" | "server", message: Message): Promise<void> {
-    if (this.#closing) return;
-    const transport = to === "client" ? this.#options.client : this.#options.server;
-    try {
-      await transport.send(message as unknown as JSONRPCMessage);
-    } catch (error) {
-      this.#log(`cannot send to the ${to}: ${text(error)}`);
-    }
-  }
-
   #log(line: string): void {
     this.#options.log?.(`pab mcp: ${line}`);
   }
 }
-
-/** The server answered a relayed call with a JSON-RPC error: relay it as it is. */
-class RelayedError extends Error {}
 
 function canElicit(params: unknown): boolean {
   const capabilities = isRecord(params) && isRecord(params.capabilities) ? params.capabilities : {};
@@ -303,14 +357,6 @@ function isResponse(message: Message): boolean {
   return message.method === undefined && message.id !== undefined && ("result" in message || "error" in message);
 }
 
-function key(id: Id): string {
+function key(id: string | number): string {
   return `${typeof id}:${id}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function text(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -23,6 +23,7 @@
  */
 import { type Label, makeLabel, meet } from "../../core/mod.ts";
 import type { Policy } from "../../guard/mod.ts";
+import { isRecord } from "./_is_record.ts";
 
 /**
  * The MCP tool annotations pab reads (all optional hints).
@@ -152,8 +153,4 @@ export class ServerSignals {
     const label = this.#observed.get(tool) ?? labelFromAnnotations(this.#annotations.get(tool), this.#policy);
     return meet(label, ceiling);
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

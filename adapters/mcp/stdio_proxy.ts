@@ -5,11 +5,10 @@
  *
  * @module
  */
-import process from "node:process";
-import { StdioServerTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/server/stdio.js";
 import type { Label } from "../../core/mod.ts";
 import type { Policy } from "../../guard/mod.ts";
 import { ChildTransport } from "./child_transport.ts";
+import { LineTransport } from "./line_transport.ts";
 import { McpRelay, type ProposerFactory } from "./mcp_relay.ts";
 
 /** How to start the proxy. */
@@ -24,6 +23,12 @@ export interface StdioProxyOptions {
   readonly hide?: readonly string[];
   /** Ceiling for the server's signals on tools the policy does not name. */
   readonly ceiling?: Label;
+  /** The user's request, when the host knows it: recorded as the user's words before the first call. */
+  readonly request?: string;
+  /** Whether to ask the user if values found in no input came from them (default `true`). */
+  readonly askValues?: boolean;
+  /** The most bytes one message from either side may have (default 10 MiB, as the MCP SDK). */
+  readonly maxMessageBytes?: number;
   /** Diagnostics, for stderr (stdout belongs to the MCP client). */
   readonly log?: (line: string) => void;
   /** Makes what decides and records the calls (default: a guard in this process's memory). */
@@ -31,7 +36,9 @@ export interface StdioProxyOptions {
 }
 
 /**
- * Run the proxy until the client closes stdin or the real server exits. The
+ * Run the proxy until the client closes stdin or the real server exits. Both
+ * sides are read as newline-delimited JSON-RPC in linear time; a line that is
+ * not a message is answered with a JSON-RPC error, never dropped. The
  * child's stderr is passed to this process's stderr. Resolves to an exit code;
  * rejects only when the server cannot be started (with the runtime's error).
  *
@@ -43,8 +50,9 @@ export interface StdioProxyOptions {
  * ```
  */
 export async function runStdioProxy(options: StdioProxyOptions): Promise<number> {
-  const server = new ChildTransport(options.command, options.args ?? []);
-  const client = new StdioServerTransport();
+  const limit = options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {};
+  const server = new ChildTransport(options.command, options.args ?? [], limit);
+  const client = new LineTransport({ readable: Deno.stdin.readable, writable: Deno.stdout.writable, ...limit });
   let exited = false;
   const relay = new McpRelay({
     policy: options.policy,
@@ -52,22 +60,30 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     server,
     ...(options.hide ? { hide: options.hide } : {}),
     ...(options.ceiling ? { ceiling: options.ceiling } : {}),
+    ...(options.request !== undefined ? { request: options.request } : {}),
+    ...(options.askValues !== undefined ? { askValues: options.askValues } : {}),
     ...(options.log ? { log: options.log } : {}),
     ...(options.proposer ? { proposer: options.proposer } : {}),
   });
-  server.onclose = () => exited = true;
-  const ended = () => void relay.close();
   try {
     await relay.start();
   } catch (error) {
     await relay.close();
     throw error;
   }
-  process.stdin.once("end", ended);
+  // Say so when the server ended the session, not when it was stopped because the client did.
+  let ended = false;
+  const clientClosed = client.onclose;
+  client.onclose = () => {
+    ended = true;
+    clientClosed?.();
+  };
+  const serverClosed = server.onclose;
+  server.onclose = () => {
+    exited = !ended;
+    serverClosed?.();
+  };
   await relay.closed;
-  process.stdin.off("end", ended);
-  process.stdin.pause();
-  process.stdin.unref?.();
   if (exited) options.log?.("pab mcp: the server exited; closing");
   return 0;
 }

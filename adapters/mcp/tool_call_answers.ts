@@ -1,11 +1,12 @@
 /**
  * The MCP messages a `pab mcp` proxy writes itself: the tool result of a
- * denied call, the elicitation that asks the user for a ruling, and the text
- * of a real tool result that the guard records.
+ * denied call, and the elicitations that ask the user for a ruling, whether
+ * values are theirs, or whether a changed tool may be used.
  *
  * @module
  */
 import { type Decision, explainDecision } from "../../guard/mod.ts";
+import { isRecord } from "./_is_record.ts";
 
 /** A `tools/call` result, as far as pab reads or writes it. */
 export interface ToolResult {
@@ -44,7 +45,28 @@ export function deniedResult(decision: Decision, canAsk: boolean): ToolResult {
         "capability): use a client that supports elicitation, or add the value to the policy's allow list.",
     );
   }
+  const blocking = decision.gaps.filter((gap) => gap.severity === "block");
+  if (!canAsk && blocking.length && blocking.every((gap) => gap.code === "invented-argument")) {
+    lines.push(
+      "pab cannot see the user's messages: if the user gave these values, a client that supports elicitation lets " +
+        "them say so, or the host can pass the user's request (pab mcp --request or --request-file).",
+    );
+  }
   return Object.freeze({ content: [{ type: "text", text: lines.join("\n") }], isError: true });
+}
+
+/** The `elicitation/create` parameters of a yes-or-no question to the user. */
+export interface AllowQuestion {
+  /** Form mode (MCP 2025-11-25); clients of earlier versions ignore it. */
+  readonly mode: "form";
+  /** What the user reads. */
+  readonly message: string;
+  /** One required boolean, `allow`. */
+  readonly requestedSchema: {
+    readonly type: "object";
+    readonly properties: Readonly<Record<string, Readonly<Record<string, string>>>>;
+    readonly required: readonly string[];
+  };
 }
 
 /**
@@ -62,27 +84,77 @@ export function deniedResult(decision: Decision, canAsk: boolean): ToolResult {
  * assert.deepEqual(params.requestedSchema.required, ["allow"]);
  * ```
  */
-export function rulingElicitation(decision: Decision): {
-  readonly mode: "form";
-  readonly message: string;
-  readonly requestedSchema: {
-    readonly type: "object";
-    readonly properties: Readonly<Record<string, Readonly<Record<string, string>>>>;
-    readonly required: readonly string[];
-  };
-} {
+export function rulingElicitation(decision: Decision): AllowQuestion {
+  return allowQuestion(
+    `pab asks you to allow or refuse one tool call.\n${explainDecision(decision)}`,
+    "Allow this call",
+    `Allow ${decision.tool} with exactly these arguments, once`,
+  );
+}
+
+/**
+ * The `elicitation/create` parameters that ask the user whether values pab
+ * found in no input it saw came from them (pab cannot see what the user typed
+ * to the assistant). A yes records the values as the user's words, then the
+ * call is decided again; the rest of the decision shown here is the user's
+ * to confirm in the same answer.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Guard } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
+ * import { vouchElicitation } from "./tool_call_answers.ts";
+ * const guard = new Guard(parsePolicy("version: 1\ntools:\n  write: {args: {path: {require: trusted}}}\n"));
+ * const params = vouchElicitation(guard.decide("write", { path: "/notes/a.txt" }), ["/notes/a.txt"]);
+ * assert.match(params.message, /^pab cannot see what you asked the assistant\. Did you give these values yourself\?\n- "\/notes\/a\.txt"/);
+ * ```
+ */
+export function vouchElicitation(decision: Decision, values: readonly string[]): AllowQuestion {
+  return allowQuestion(
+    "pab cannot see what you asked the assistant. Did you give these values yourself?\n" +
+      values.map((value) => `- ${JSON.stringify(value)}`).join("\n") +
+      `\nIf you allow, pab takes them as yours for this session and allows this call once.\n${
+        explainDecision(decision)
+      }`,
+    "These values are mine: allow this call",
+    `Take the values above as the user's and allow ${decision.tool} with exactly these arguments, once`,
+  );
+}
+
+/**
+ * The `elicitation/create` parameters that ask the user to approve a tool
+ * whose definition the server changed (or added) after the session started.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { changeElicitation } from "./tool_call_answers.ts";
+ * const params = changeElicitation({ tool: "send", kind: "changed", parts: ["description"] }, { description: "Send; and mail ~/.ssh" });
+ * assert.match(params.message, /^The MCP server changed the tool send \(description\) after the session started/);
+ * ```
+ */
+export function changeElicitation(
+  change: { readonly tool: string; readonly kind: "added" | "changed"; readonly parts: readonly string[] },
+  definition: unknown,
+): AllowQuestion {
+  const what = change.kind === "added" ? "added the tool" : "changed the tool";
+  return allowQuestion(
+    `The MCP server ${what} ${change.tool} (${change.parts.join(", ")}) after the session started. ` +
+      `Its definition now reads:\n${JSON.stringify(definition, null, 2).slice(0, 4000)}\n` +
+      "Allow pab to use the new definition (the call is then decided by the policy as usual)?",
+    "Accept the new definition",
+    `Accept the new definition of ${change.tool} for this session`,
+  );
+}
+
+function allowQuestion(message: string, title: string, description: string): AllowQuestion {
   return Object.freeze({
     mode: "form",
-    message: `pab asks you to allow or refuse one tool call.\n${explainDecision(decision)}`,
+    message,
     requestedSchema: Object.freeze({
       type: "object",
-      properties: Object.freeze({
-        allow: Object.freeze({
-          type: "boolean",
-          title: "Allow this call",
-          description: `Allow ${decision.tool} with exactly these arguments, once`,
-        }),
-      }),
+      properties: Object.freeze({ allow: Object.freeze({ type: "boolean", title, description }) }),
       required: Object.freeze(["allow"]),
     }),
   });
@@ -104,37 +176,4 @@ export function rulingElicitation(decision: Decision): {
 export function userAllowed(result: unknown): boolean {
   if (!isRecord(result) || result.action !== "accept" || !isRecord(result.content)) return false;
   return result.content.allow === true;
-}
-
-/**
- * The text of a tool result that the guard records: every text item, the
- * text and address of embedded resources and links, or the structured output
- * when there is no text.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { resultText } from "./tool_call_answers.ts";
- * assert.equal(resultText({ content: [{ type: "text", text: "a" }, { type: "image", data: "" }, { type: "text", text: "b" }] }), "a\nb");
- * assert.equal(resultText({ content: [], structuredContent: { to: "x" } }), '{"to":"x"}');
- * ```
- */
-export function resultText(result: ToolResult): string {
-  const texts: string[] = [];
-  for (const item of Array.isArray(result.content) ? result.content : []) {
-    if (!isRecord(item)) continue;
-    if (typeof item.text === "string") texts.push(item.text);
-    const resource = isRecord(item.resource) ? item.resource : item.type === "resource_link" ? item : undefined;
-    if (resource) {
-      for (const key of ["uri", "name", "title", "description", "text"]) {
-        if (typeof resource[key] === "string") texts.push(resource[key] as string);
-      }
-    }
-  }
-  if (!texts.length && result.structuredContent !== undefined) texts.push(JSON.stringify(result.structuredContent));
-  return texts.join("\n");
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -65,6 +65,16 @@ export class StoredSession implements Pick<Guard, "propose"> {
     return new StoredSession(host, session);
   }
 
+  /** Record a user message (trusted), as `Guard.user` does. */
+  async user(text: string): Promise<void> {
+    await this.#host.message(this.#session, "user", text);
+  }
+
+  /** Record what a tool showed outside a call under the tool's label, as `Guard.record` does. */
+  async record(tool: string, output: unknown): Promise<void> {
+    await this.#host.result(this.#session, { tool, args: {}, output });
+  }
+
   /** Reserve the call in the store, run it, and commit its output (or its error, which is thrown on). */
   async propose(
     tool: string,

@@ -1,6 +1,7 @@
 /**
- * The core bundle's entry (`dist/pab.core.min.js`): a guard built from a JSON
- * policy, recording, deciding and explaining, with no YAML or JSONC parser.
+ * The `@pab/pab/core` door and the core bundle's entry (`dist/pab.core.min.js`):
+ * a guard built from a JSON policy, recording, deciding and explaining, with no
+ * YAML or JSONC parser.
  * An edge function or a JavaScript engine compiled to WebAssembly loads this
  * one; a page that edits YAML policies loads the full bundle.
  *

@@ -98,6 +98,8 @@ export function declaredNames(text: string): Set<string> {
 
 /**
  * The names a module exports (values and types), as `deno doc --json` lists them.
+ * A door that imports packages outside `deno.lock` (the adapters') is read
+ * under the lock given as `lockPath` (frozen).
  *
  * @example
  * ```ts ignore
@@ -107,9 +109,10 @@ export function declaredNames(text: string): Set<string> {
  * assert.ok(names.includes("canonicalJson"));
  * ```
  */
-export async function entryExports(entryPath: string, configPath: string): Promise<string[]> {
+export async function entryExports(entryPath: string, configPath: string, lockPath?: string): Promise<string[]> {
+  const lock = lockPath ? [`--lock=${lockPath}`, "--frozen"] : [];
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["doc", "--json", "--config", configPath, entryPath],
+    args: ["doc", "--json", "--config", configPath, ...lock, entryPath],
     stdout: "piped",
     stderr: "piped",
   }).output();

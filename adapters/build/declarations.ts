@@ -96,6 +96,14 @@ export function declaredNames(text: string): Set<string> {
   return names;
 }
 
+/** A name a module exports, and whether it is a type only (an interface or a type alias). */
+export interface ExportedSymbol {
+  /** The exported name. */
+  readonly name: string;
+  /** True for an interface or a type alias: a name with no value at run time. */
+  readonly typeOnly: boolean;
+}
+
 /**
  * The names a module exports (values and types), as `deno doc --json` lists them.
  * A door that imports packages outside `deno.lock` (the adapters') is read
@@ -110,6 +118,25 @@ export function declaredNames(text: string): Set<string> {
  * ```
  */
 export async function entryExports(entryPath: string, configPath: string, lockPath?: string): Promise<string[]> {
+  return (await entrySymbols(entryPath, configPath, lockPath)).map((symbol) => symbol.name);
+}
+
+/**
+ * The names a module exports, sorted, each with whether it is a type only.
+ *
+ * @example
+ * ```ts ignore
+ * import assert from "node:assert/strict";
+ * import { entrySymbols } from "./declarations.ts";
+ * const symbols = await entrySymbols("/repo/adapters/build/core.ts", "/repo/deno.json");
+ * assert.deepEqual(symbols.find((symbol) => symbol.name === "Decision"), { name: "Decision", typeOnly: true });
+ * ```
+ */
+export async function entrySymbols(
+  entryPath: string,
+  configPath: string,
+  lockPath?: string,
+): Promise<ExportedSymbol[]> {
   const lock = lockPath ? [`--lock=${lockPath}`, "--frozen"] : [];
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
     args: ["doc", "--json", "--config", configPath, ...lock, entryPath],
@@ -122,9 +149,19 @@ export async function entryExports(entryPath: string, configPath: string, lockPa
     );
   }
   const doc = JSON.parse(new TextDecoder().decode(stdout)) as {
-    readonly nodes: Readonly<Record<string, { readonly symbols?: readonly { readonly name: string }[] }>>;
+    readonly nodes: Readonly<
+      Record<string, {
+        readonly symbols?: readonly { readonly name: string; readonly declarations?: readonly { kind?: string }[] }[];
+      }>
+    >;
   };
-  const nodes = Object.values(doc.nodes).flatMap((node) => node.symbols ?? []);
-  if (!nodes.length) throw new Error(`Cannot list the exports of "${entryPath}": deno doc found none`);
-  return [...new Set(nodes.map((node) => node.name).filter((name) => name))].sort();
+  const symbols = Object.values(doc.nodes).flatMap((node) => node.symbols ?? []).filter((symbol) => symbol.name);
+  if (!symbols.length) throw new Error(`Cannot list the exports of "${entryPath}": deno doc found none`);
+  const typeOnly = new Map<string, boolean>();
+  for (const symbol of symbols) {
+    const kinds = (symbol.declarations ?? []).map((declaration) => declaration.kind);
+    const onlyTypes = kinds.length > 0 && kinds.every((kind) => kind === "interface" || kind === "typeAlias");
+    typeOnly.set(symbol.name, (typeOnly.get(symbol.name) ?? true) && onlyTypes);
+  }
+  return [...typeOnly].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([name, only]) => ({ name, typeOnly: only }));
 }

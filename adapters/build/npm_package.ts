@@ -165,7 +165,7 @@ export async function buildNpmPackage(outDir: string): Promise<NpmPackageReport>
   try {
     await writeNpmDeclarations({ root: REPO_ROOT, outDir, workDir, doors });
   } finally {
-    if (!Deno.env.get("PAB_KEEP")) await Deno.remove(workDir, { recursive: true });
+    await Deno.remove(workDir, { recursive: true });
   }
   await Deno.writeTextFile(join(outDir, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
   await Deno.copyFile(join(REPO_ROOT, "README.md"), join(outDir, "README.md"));

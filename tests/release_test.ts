@@ -24,7 +24,7 @@ interface Step {
 }
 interface Job {
   readonly needs?: string;
-  readonly container?: string;
+  readonly container?: { readonly image: string; readonly options?: string };
   readonly env?: Record<string, string>;
   readonly permissions?: Record<string, string>;
   readonly steps: readonly Step[];
@@ -78,7 +78,12 @@ Deno.test("release.yml tests as .ci/run does under CI=true, then makes, checks, 
   assert.deepEqual(workflow.permissions, { contents: "read" });
   const { test, release } = workflow.jobs;
   // The tests run where .ci/run installs Chromium, the Python venv and denokv: Debian 12 as root.
-  assert.equal(test.container, "debian:12");
+  assert.equal(test.container?.image, "debian:12");
+  assert.match(
+    test.container?.options ?? "",
+    /--shm-size=\dg/,
+    "Chromium needs more than a container's 64 MB /dev/shm",
+  );
   assert.equal(test.env?.CI, "true");
   assert.ok(test.steps.some((step) => step.run?.trim() === ".ci/run"), "the test job runs .ci/run");
   assert.ok(test.steps.some((step) => step.uses?.startsWith("actions/setup-node@")), "npm and node for the npm test");

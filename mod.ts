@@ -7,8 +7,8 @@
  * and every name of the lighter `@pab/pab/core` door (the same guard without
  * the YAML and JSONC parsers); the adapters are doors of their own
  * (`@pab/pab/mcp`, `@pab/pab/ai-sdk`, `@pab/pab/openai-agents`,
- * `@pab/pab/openai`, `@pab/pab/trace`). The folders' inner doors are not
- * published: `tests/doors_test.ts` holds the exact list of every door.
+ * `@pab/pab/openai`, `@pab/pab/trace`). The layers' inner doors are not
+ * published: `tests/doors_test.ts` holds the exact names of every door.
  *
  * @example The e-mail hijack, stopped
  * ```ts
@@ -42,17 +42,13 @@
  * @module
  */
 export {
-  canonicalJson,
   type EffectStore,
-  fingerprintCall,
-  formatLabel,
   formatPartialLabel,
   type Label,
   type LedgerEvent,
   makeLabel,
   PabError,
   type PartialLabel,
-  type Trust,
 } from "./core/mod.ts";
 export {
   type ApproverRule,
@@ -60,18 +56,14 @@ export {
   compilePolicy,
   type ConfirmFunction,
   type Decision,
-  type Evidence,
   explainDecision,
   formatRecovery,
   type Gap,
-  type GapCode,
   Guard,
   type GuardOptions,
-  type Note,
   type Outcome,
   type Policy,
   PolicyError,
-  type PolicyIssue,
   type ProposeOptions,
   type ProposeResult,
   type ProtectOptions,
@@ -82,7 +74,6 @@ export {
   type Ruling,
   RulingError,
   type RulingRequest,
-  SchemaError,
   type ToolCall,
   ToolCallDenied,
   type ToolFunction,

@@ -102,6 +102,8 @@ export interface ExportedSymbol {
   readonly name: string;
   /** True for an interface or a type alias: a name with no value at run time. */
   readonly typeOnly: boolean;
+  /** Where it is declared (`file:line`): two doors that export one name must point at one place. */
+  readonly declaredAt: string;
 }
 
 /**
@@ -129,7 +131,7 @@ export async function entryExports(entryPath: string, configPath: string, lockPa
  * import assert from "node:assert/strict";
  * import { entrySymbols } from "./declarations.ts";
  * const symbols = await entrySymbols("/repo/adapters/build/core.ts", "/repo/deno.json");
- * assert.deepEqual(symbols.find((symbol) => symbol.name === "Decision"), { name: "Decision", typeOnly: true });
+ * assert.equal(symbols.find((symbol) => symbol.name === "Decision")?.typeOnly, true);
  * ```
  */
 export async function entrySymbols(
@@ -151,17 +153,28 @@ export async function entrySymbols(
   const doc = JSON.parse(new TextDecoder().decode(stdout)) as {
     readonly nodes: Readonly<
       Record<string, {
-        readonly symbols?: readonly { readonly name: string; readonly declarations?: readonly { kind?: string }[] }[];
+        readonly symbols?: readonly {
+          readonly name: string;
+          readonly declarations?: readonly { kind?: string; location?: { filename: string; line: number } }[];
+        }[];
       }>
     >;
   };
   const symbols = Object.values(doc.nodes).flatMap((node) => node.symbols ?? []).filter((symbol) => symbol.name);
   if (!symbols.length) throw new Error(`Cannot list the exports of "${entryPath}": deno doc found none`);
-  const typeOnly = new Map<string, boolean>();
+  const byName = new Map<string, ExportedSymbol>();
   for (const symbol of symbols) {
-    const kinds = (symbol.declarations ?? []).map((declaration) => declaration.kind);
+    const declarations = symbol.declarations ?? [];
+    const kinds = declarations.map((declaration) => declaration.kind);
     const onlyTypes = kinds.length > 0 && kinds.every((kind) => kind === "interface" || kind === "typeAlias");
-    typeOnly.set(symbol.name, (typeOnly.get(symbol.name) ?? true) && onlyTypes);
+    const location = declarations[0]?.location;
+    const declaredAt = location ? `${location.filename}:${location.line}` : "";
+    const known = byName.get(symbol.name);
+    byName.set(symbol.name, {
+      name: symbol.name,
+      typeOnly: (known?.typeOnly ?? true) && onlyTypes,
+      declaredAt: known?.declaredAt || declaredAt,
+    });
   }
-  return [...typeOnly].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([name, only]) => ({ name, typeOnly: only }));
+  return [...byName.values()].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }

@@ -54,8 +54,16 @@ export interface DeclarationsInput {
 
 /**
  * Write `types/_pab.d.ts` and one `.d.ts` per door. Throws an `Error` when
- * `deno bundle` cannot declare the doors, or two doors export one name for
- * two different things.
+ * `deno bundle` cannot declare the doors, or an SDK import is left without
+ * an npm name.
+ *
+ * @example
+ * ```ts ignore
+ * import { writeNpmDeclarations } from "./npm_declarations.ts";
+ * import { npmDoors } from "./npm_manifest.ts";
+ * const doors = npmDoors({ ".": "./mod.ts", "./ai-sdk": "./adapters/ai_sdk/mod.ts" });
+ * await writeNpmDeclarations({ root: "/repo", outDir: "/tmp/pab-npm", workDir: "/tmp/pab-work", doors });
+ * ```
  */
 export async function writeNpmDeclarations(input: DeclarationsInput): Promise<void> {
   const { root, outDir, workDir, doors } = input;
@@ -67,10 +75,19 @@ export async function writeNpmDeclarations(input: DeclarationsInput): Promise<vo
   }
   // One synthetic entry that re-exports every door's names; a name two doors share must be one binding.
   const lines: string[] = [];
-  const seen = new Map<string, string>();
+  const seen = new Map<string, { readonly door: NpmDoor; readonly symbol: ExportedSymbol }>();
   for (const [door, symbols] of perDoor) {
+    for (const symbol of symbols) {
+      const first = seen.get(symbol.name);
+      if (first && first.symbol.declaredAt !== symbol.declaredAt) {
+        throw new Error(
+          `Cannot declare the npm package's types: "${symbol.name}" is two things, in the "${first.door.subpath}" ` +
+            `door (${first.symbol.declaredAt}) and the "${door.subpath}" door (${symbol.declaredAt}); rename one`,
+        );
+      }
+    }
     const fresh = symbols.filter((symbol) => !seen.has(symbol.name));
-    for (const symbol of fresh) seen.set(symbol.name, door.entry);
+    for (const symbol of fresh) seen.set(symbol.name, { door, symbol });
     if (!fresh.length) continue;
     const names = fresh.map((symbol) => symbol.typeOnly ? `type ${symbol.name}` : symbol.name).join(", ");
     // A relative specifier: deno bundle declares only what it reaches by relative imports.

@@ -56,7 +56,18 @@ export function changelogSection(changelog: string, version: string): string {
   return section.slice(section.indexOf("\n") + 1).trim();
 }
 
-/** The `deno.json` keys the package is made from. */
+/**
+ * The `deno.json` keys the package is made from.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { packageConfig } from "./npm_package.ts";
+ * const config = await packageConfig();
+ * assert.equal(config.name, "@pab/pab");
+ * assert.equal(config.exports["."], "./mod.ts");
+ * ```
+ */
 export async function packageConfig(root: string = REPO_ROOT): Promise<PackageConfig> {
   const config = JSON.parse(await Deno.readTextFile(join(root, "deno.json")));
   return { name: config.name, version: config.version, license: config.license, exports: config.exports };
@@ -65,6 +76,14 @@ export async function packageConfig(root: string = REPO_ROOT): Promise<PackageCo
 /**
  * Every module a module imports, transitively, by relative path (the chunks
  * of a code-split build), the module itself included.
+ *
+ * @example
+ * ```ts ignore
+ * import assert from "node:assert/strict";
+ * import { moduleGraph } from "./npm_package.ts";
+ * const files = await moduleGraph("dist/npm/esm/adapters/build/core.js");
+ * assert.ok(files.some((file) => file.includes("/chunk-")));
+ * ```
  */
 export async function moduleGraph(path: string): Promise<string[]> {
   const seen = new Set<string>();
@@ -85,6 +104,13 @@ export async function moduleGraph(path: string): Promise<string[]> {
  * What in a door's module graph an edge runtime could not run: like
  * {@linkcode bundleProblems}, except that imports between the package's own
  * modules are allowed.
+ *
+ * @example
+ * ```ts ignore
+ * import assert from "node:assert/strict";
+ * import { edgeProblems } from "./npm_package.ts";
+ * assert.deepEqual(await edgeProblems("dist/npm/esm/adapters/build/core.js"), []);
+ * ```
  */
 export async function edgeProblems(path: string): Promise<string[]> {
   const problems: string[] = [];
@@ -120,6 +146,14 @@ async function listFiles(dir: string, prefix = ""): Promise<string[]> {
  * Build the npm package into `outDir` (emptied first). Throws an `Error` when
  * a step fails, or when the core door's graph holds something an edge
  * runtime cannot run.
+ *
+ * @example
+ * ```ts ignore
+ * import assert from "node:assert/strict";
+ * import { buildNpmPackage } from "./npm_package.ts";
+ * const report = await buildNpmPackage("/tmp/pab-npm");
+ * assert.ok(report.files.includes("package.json"));
+ * ```
  */
 export async function buildNpmPackage(outDir: string): Promise<NpmPackageReport> {
   const config = await packageConfig();

@@ -160,6 +160,14 @@ async function output(
  * Make the release files in `outDir` (emptied first) and the notes beside
  * it (`OUTDIR-notes.md`). Throws an `Error` when a step fails, or when the
  * binaries cannot be built and `requireBinaries` is set.
+ *
+ * @example
+ * ```ts ignore
+ * import assert from "node:assert/strict";
+ * import { makeRelease } from "./release.ts";
+ * const report = await makeRelease("/tmp/pab-release", { tag: "v0.1.0" });
+ * assert.ok(report.files.includes("SHA256SUMS"));
+ * ```
  */
 export async function makeRelease(
   outDir: string,

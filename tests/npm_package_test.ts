@@ -5,7 +5,7 @@
  * used there: the AI SDK and Agents JS examples run under Node with their
  * mock models, the MCP relay runs between an SDK client and server, the core
  * door runs under `deno run` with no permission at all (an edge function's
- * sandbox), and a TypeScript user of every door type-checks.
+ * sandbox), and a TypeScript user of every door type-checks under `tsc`.
  *
  * npm's downloads are cached in `$PAB_NPM_CACHE` (default
  * `/tmp/pab-npm-cache`), and the SDKs, installed once there by `npm install`,
@@ -30,7 +30,12 @@ const NPM_CACHE = Deno.env.get("PAB_NPM_CACHE") ?? "/tmp/pab-npm-cache";
 /** The packages the examples use, at the versions pab's tests pin (tests/import_map.json). */
 const testMap = JSON.parse(await Deno.readTextFile(join(REPO_ROOT, "tests/import_map.json")));
 const pinned = (name: string) => /^npm:(?:@[^/]+\/)?[^@]+@([^/]+)/.exec(testMap.imports[name])![1];
-const USED = ["ai", "@openai/agents", "@modelcontextprotocol/sdk", "zod"].map((name) => `${name}@${pinned(name)}`);
+/** TypeScript's own compiler checks a TypeScript user of the package (a test tool, like the SDKs: not pab's). */
+const TYPESCRIPT = "typescript@5.9.3";
+const USED = [
+  ...["ai", "@openai/agents", "@modelcontextprotocol/sdk", "zod"].map((name) => `${name}@${pinned(name)}`),
+  TYPESCRIPT,
+];
 
 interface Ran {
   readonly code: number;
@@ -132,7 +137,7 @@ Deno.test("the npm package installs from its tarball into a fresh Node project a
       await Deno.mkdir(join(project, "node_modules", name, ".."), { recursive: true });
       // ln, not Deno.symlink: the test's write permission is scoped to /tmp, which Deno.symlink does not accept.
       ok(await run("ln", ["-s", join(sdks, name), join(project, "node_modules", name)], project), "ln");
-      manifest.dependencies[name] = pinned(name);
+      manifest.dependencies[name] = spec.slice(name.length + 1);
     }
     assert.deepEqual(
       Object.keys(manifest.dependencies).sort(),
@@ -158,8 +163,10 @@ Deno.test("the npm package installs from its tarball into a fresh Node project a
     }
     assert.match(edge.blocked, /^send_email: block\n- \[untrusted-argument\] to='eve@attacker\.example'/);
 
+    // A TypeScript user of every door, checked by tsc as Node projects resolve packages (nodenext, strict).
     await Deno.copyFile(join(FIXTURES, "consumer.ts"), join(project, "consumer.ts"));
-    ok(await run(Deno.execPath(), ["check", "--no-lock", "--quiet", "consumer.ts"], project), "type-checking a user");
+    await Deno.copyFile(join(FIXTURES, "tsconfig.json"), join(project, "tsconfig.json"));
+    ok(await run("node", [join(sdks, "typescript/bin/tsc"), "-p", "."], project), "tsc on a TypeScript user");
   } finally {
     await Deno.remove(work, { recursive: true });
   }

@@ -3,9 +3,12 @@
  * and where will the data go?", and when it says no, says how to get to yes.
  *
  * Runs unchanged on Deno, browsers and edge runtimes: nothing here touches the
- * file system, the network or the clock. This door holds what a user needs;
- * adapters reach the internals through `core/mod.ts`, `harvest/mod.ts` and
- * `guard/mod.ts`.
+ * file system, the network or the clock. This door holds what a user needs,
+ * and every name of the lighter `@pab/pab/core` door (the same guard without
+ * the YAML and JSONC parsers); the adapters are doors of their own
+ * (`@pab/pab/mcp`, `@pab/pab/ai-sdk`, `@pab/pab/openai-agents`,
+ * `@pab/pab/openai`, `@pab/pab/trace`). The layers' inner doors are not
+ * published: `tests/doors_test.ts` holds the exact names of every door.
  *
  * @example The e-mail hijack, stopped
  * ```ts

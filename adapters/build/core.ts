@@ -1,11 +1,13 @@
 /**
- * The core bundle's entry (`dist/pab.core.min.js`): a guard built from a JSON
- * policy, recording, deciding and explaining, with no YAML or JSONC parser.
+ * The `@pab/pab/core` door and the core bundle's entry (`dist/pab.core.min.js`):
+ * a guard built from a JSON policy, recording, deciding and explaining, with no
+ * YAML or JSONC parser.
  * An edge function or a JavaScript engine compiled to WebAssembly loads this
  * one; a page that edits YAML policies loads the full bundle.
  *
- * Every name here is the same binding `mod.ts` exports; `tests/bundle_test.ts`
- * fails if one is missing from `mod.ts` or differs.
+ * Every name here is the same binding `mod.ts` exports (the core door is a
+ * subset of the root door); `tests/doors_test.ts` fails if one is missing from
+ * `mod.ts` or differs.
  *
  * @example A JSON policy, the hijack, and its explanation
  * ```ts
@@ -29,39 +31,24 @@
  *
  * @module
  */
-export {
-  canonicalJson,
-  fingerprintCall,
-  formatLabel,
-  formatPartialLabel,
-  type Label,
-  makeLabel,
-  PabError,
-  type PartialLabel,
-  type Trust,
-} from "../../core/mod.ts";
+export { formatPartialLabel, type Label, makeLabel, PabError, type PartialLabel } from "../../core/mod.ts";
 export {
   compilePolicy,
   type Decision,
-  type Evidence,
   explainDecision,
   formatRecovery,
   type Gap,
-  type GapCode,
   Guard,
   type GuardOptions,
-  type Note,
   type Outcome,
   type Policy,
   PolicyError,
-  type PolicyIssue,
   type ProposeOptions,
   type ProposeResult,
   type Recovery,
   type RecoveryStep,
   type Ruling,
   RulingError,
-  SchemaError,
   ToolCallDenied,
   withLabel,
 } from "../../guard/mod.ts";

@@ -96,8 +96,20 @@ export function declaredNames(text: string): Set<string> {
   return names;
 }
 
+/** A name a module exports, and whether it is a type only (an interface or a type alias). */
+export interface ExportedSymbol {
+  /** The exported name. */
+  readonly name: string;
+  /** True for an interface or a type alias: a name with no value at run time. */
+  readonly typeOnly: boolean;
+  /** Where it is declared (`file:line`): two doors that export one name must point at one place. */
+  readonly declaredAt: string;
+}
+
 /**
  * The names a module exports (values and types), as `deno doc --json` lists them.
+ * A door that imports packages outside `deno.lock` (the adapters') is read
+ * under the lock given as `lockPath` (frozen).
  *
  * @example
  * ```ts ignore
@@ -107,9 +119,29 @@ export function declaredNames(text: string): Set<string> {
  * assert.ok(names.includes("canonicalJson"));
  * ```
  */
-export async function entryExports(entryPath: string, configPath: string): Promise<string[]> {
+export async function entryExports(entryPath: string, configPath: string, lockPath?: string): Promise<string[]> {
+  return (await entrySymbols(entryPath, configPath, lockPath)).map((symbol) => symbol.name);
+}
+
+/**
+ * The names a module exports, sorted, each with whether it is a type only.
+ *
+ * @example
+ * ```ts ignore
+ * import assert from "node:assert/strict";
+ * import { entrySymbols } from "./declarations.ts";
+ * const symbols = await entrySymbols("/repo/adapters/build/core.ts", "/repo/deno.json");
+ * assert.equal(symbols.find((symbol) => symbol.name === "Decision")?.typeOnly, true);
+ * ```
+ */
+export async function entrySymbols(
+  entryPath: string,
+  configPath: string,
+  lockPath?: string,
+): Promise<ExportedSymbol[]> {
+  const lock = lockPath ? [`--lock=${lockPath}`, "--frozen"] : [];
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["doc", "--json", "--config", configPath, entryPath],
+    args: ["doc", "--json", "--config", configPath, ...lock, entryPath],
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -119,9 +151,30 @@ export async function entryExports(entryPath: string, configPath: string): Promi
     );
   }
   const doc = JSON.parse(new TextDecoder().decode(stdout)) as {
-    readonly nodes: Readonly<Record<string, { readonly symbols?: readonly { readonly name: string }[] }>>;
+    readonly nodes: Readonly<
+      Record<string, {
+        readonly symbols?: readonly {
+          readonly name: string;
+          readonly declarations?: readonly { kind?: string; location?: { filename: string; line: number } }[];
+        }[];
+      }>
+    >;
   };
-  const nodes = Object.values(doc.nodes).flatMap((node) => node.symbols ?? []);
-  if (!nodes.length) throw new Error(`Cannot list the exports of "${entryPath}": deno doc found none`);
-  return [...new Set(nodes.map((node) => node.name).filter((name) => name))].sort();
+  const symbols = Object.values(doc.nodes).flatMap((node) => node.symbols ?? []).filter((symbol) => symbol.name);
+  if (!symbols.length) throw new Error(`Cannot list the exports of "${entryPath}": deno doc found none`);
+  const byName = new Map<string, ExportedSymbol>();
+  for (const symbol of symbols) {
+    const declarations = symbol.declarations ?? [];
+    const kinds = declarations.map((declaration) => declaration.kind);
+    const onlyTypes = kinds.length > 0 && kinds.every((kind) => kind === "interface" || kind === "typeAlias");
+    const location = declarations[0]?.location;
+    const declaredAt = location ? `${location.filename}:${location.line}` : "";
+    const known = byName.get(symbol.name);
+    byName.set(symbol.name, {
+      name: symbol.name,
+      typeOnly: (known?.typeOnly ?? true) && onlyTypes,
+      declaredAt: known?.declaredAt || declaredAt,
+    });
+  }
+  return [...byName.values()].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }

@@ -8,7 +8,7 @@
  */
 import { knownLabel, meetPartial, type PartialLabel } from "../core/mod.ts";
 import type { Evidence, Gap, Note } from "./gap.ts";
-import { type Policy, toolPolicy } from "./policy/mod.ts";
+import { type Policy, toolPolicy, type ToolPolicy } from "./policy/mod.ts";
 import type { Judgement, JudgeState } from "./judge_state.ts";
 import type { ToolCall } from "./tool_call.ts";
 import { checkArguments } from "./check_arguments.ts";
@@ -74,6 +74,25 @@ export function judge(state: JudgeState, call: ToolCall): Judgement {
   }
 }
 
+/**
+ * For `on_tainted: pinned`: what provenance does not pin in this call. Every
+ * argument given (with a value) must have a rule that checks it (`require`, a
+ * non-empty `allow`, or `embedded` other than `off`), and the tool must have a
+ * `require` rule (a selector) for some argument: a tool with none, or a
+ * policy that does not name the tool, pins nothing.
+ */
+export function unpinnedArguments(spec: ToolPolicy | undefined, call: ToolCall): string[] {
+  const rules = spec?.args ?? {};
+  if (!Object.values(rules).some((rule) => rule.require)) return ["its effect (the tool has no require rule)"];
+  return Object.keys(call.args).filter((arg) => {
+    const value = call.args[arg];
+    if (value === null || value === undefined || value === "") return false;
+    if (!Object.hasOwn(rules, arg)) return true;
+    const rule = rules[arg];
+    return !rule.require && !rule.allow.length && (rule.embedded === undefined || rule.embedded === "off");
+  }).map((arg) => `argument ${arg}`);
+}
+
 function judgeCall(state: JudgeState, call: ToolCall): Judgement {
   const { policy } = state;
   const spec = toolPolicy(policy, call.tool);
@@ -89,11 +108,14 @@ function judgeCall(state: JudgeState, call: ToolCall): Judgement {
   }
   checkArguments(state, spec, call, { gaps, notes, evidence });
   const onTainted = spec?.onTainted ?? policy.default.onTainted;
-  if (state.tainters.length && onTainted !== "allow") {
+  const unpinned = onTainted === "pinned" ? unpinnedArguments(spec, call) : [];
+  if (state.tainters.length && onTainted !== "allow" && (onTainted !== "pinned" || unpinned.length)) {
     gaps.push({
       code: "tainted-context",
-      severity: onTainted,
-      message: `context contains untrusted input from ${state.tainters.join(", ")}`,
+      severity: onTainted === "pinned" ? "confirm" : onTainted,
+      message: `context contains untrusted input from ${state.tainters.join(", ")}${
+        onTainted === "pinned" ? `, and no rule pins ${unpinned.join(", ")}` : ""
+      }`,
       sources: [...state.tainters],
     });
   }

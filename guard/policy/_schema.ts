@@ -7,6 +7,7 @@ const readers = z.union([z.literal("all"), z.array(name)]);
 const labelObject = z.strictObject({ readers, trust });
 const labelRef = z.union([name, labelObject]);
 const onTainted = z.enum(["allow", "confirm", "block"]);
+const toolOnTainted = z.enum(["allow", "confirm", "block", "pinned"]);
 
 const argRule = z.strictObject({
   require: z.optional(z.enum(["trusted", "attested"])),
@@ -28,7 +29,8 @@ const tool = z.strictObject({
   output: z.optional(output),
   outward: z.optional(z.boolean()),
   untrusted_fields: z.optional(z.array(name).check(z.minLength(1))),
-  on_tainted: z.optional(onTainted),
+  trusted_fields: z.optional(z.array(name).check(z.minLength(1))),
+  on_tainted: z.optional(toolOnTainted),
   args: z.optional(z.record(z.string(), argRule)),
   recipients: z.optional(z.array(recipient)),
   min_trust: z.optional(trust),
@@ -50,7 +52,7 @@ const field = z.union([
 export const policySchema = z.strictObject({
   version: z.literal(1),
   default: z.optional(z.strictObject({
-    on_tainted: z.optional(onTainted),
+    on_tainted: z.optional(toolOnTainted),
     outward_embedded: z.optional(z.enum(["trusted", "attested", "off"])),
     confirm_untrusted_from: z.optional(z.enum(["designated", "any"])),
   })),
@@ -90,6 +92,9 @@ export const KNOWN_KEYS: readonly string[] = [
   "outward_embedded",
   "confirm_untrusted_from",
   "outward",
+  "untrusted_fields",
+  "trusted_fields",
+  "pinned",
   "readers",
   "groups",
   "directory",

@@ -28,6 +28,7 @@ export {
   type Policy,
   type PolicyDefaults,
   type Recipient,
+  type TaintedMode,
   type ToolPolicy,
   toolPolicy,
 } from "./policy.ts";

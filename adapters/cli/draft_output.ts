@@ -32,9 +32,10 @@ const AUTHORED_WORDS =
   /\b(e-?mails?|mail|messages?|chats?|threads?|posts?|comments?|replies|reviews?|ratings?|feedback|tickets?|issues?|files?|documents?|contents?|notes?|articles?|pages?|events?|appointments?|meetings?|invitations?|transactions?|payments?|orders?|tasks?|records?|entries|observations?|nodes?|graph|results?)\b/i;
 /**
  * Field names the platform itself writes, by common API conventions: ids,
- * times and dates, quantities and money of the user's own records, and state
- * flags. Parties (senders, recipients, owners, participants), names, titles,
- * bodies and descriptions are not among them: outsiders choose those.
+ * times and dates, quantities and money of the user's own records, state
+ * flags, and the membership the platform lists (participants, attendees,
+ * members). Authors and addressees (senders, recipients, owners), names,
+ * titles, bodies and descriptions are not among them: outsiders choose those.
  */
 const PLATFORM_FIELDS = [
   "id",
@@ -68,6 +69,9 @@ const PLATFORM_FIELDS = [
   "type",
   "kind",
   "permission",
+  "participants",
+  "attendees",
+  "members",
 ] as const;
 const PLATFORM_FIELD = /^(id_?|ids|uuid|.+_ids?|.+_at|.+_time|.+_date|.+_count|.+_size|is_.+|has_.+)$/;
 
@@ -134,6 +138,29 @@ export function readOutputTrust(tool: ToolDefinition): OutputReading {
     };
   }
   return { kind: "trusted", why: "a closed-world read whose description names nothing others write" };
+}
+
+/**
+ * What a tool that changes state returns: the platform's record of the change
+ * (the created object, its id). Only the platform's own fields vouch, so the id
+ * of a file the user just created can select it next; free text does not.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readChangeOutput } from "./draft_output.ts";
+ * assert.equal(readChangeOutput({ name: "create_file", parameters: {} }).kind, "fields");
+ * ```
+ */
+export function readChangeOutput(tool: ToolDefinition): OutputReading {
+  if (tool.openWorld === true) {
+    return { kind: "untrusted", why: "openWorldHint: what it returns comes from beyond the user's own data" };
+  }
+  const trustedFields = tool.outputFields
+    ? Object.entries(tool.outputFields).filter(([name, schema]) => isPlatformField(name, schema)).map(([name]) => name)
+    : PLATFORM_FIELDS;
+  if (!trustedFields.length) return { kind: "untrusted", why: "its output schema has no field the platform writes" };
+  return { kind: "fields", trustedFields, why: "the record of the change it made" };
 }
 
 /** Whether a field of an output schema is one the platform writes: by its name, or a bounded type. */

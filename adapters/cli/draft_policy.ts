@@ -9,7 +9,7 @@
  */
 import { escapeControl } from "./escape_text.ts";
 import { readArgument } from "./draft_arguments.ts";
-import { readOutputTrust, snakeCase } from "./draft_output.ts";
+import { readChangeOutput, readOutputTrust, snakeCase } from "./draft_output.ts";
 import type { ToolDefinition } from "./tool_definitions.ts";
 
 const WRITE_WORD =
@@ -98,19 +98,17 @@ export function draftPolicy(tools: readonly ToolDefinition[], source: string): s
 function draftTool(tool: ToolDefinition): string[] {
   const { readOnly, destructive } = classifyTool(tool);
   const lines = [`  ${key(tool.name)}:`];
-  if (readOnly) {
-    const output = readOutputTrust(tool);
-    if (output.kind === "untrusted") lines.push(`    output: untrusted # ${comment(output.why)}`);
-    else if (output.kind === "trusted") lines.push(`    output: trusted # ${comment(output.why)}`);
-    else {
-      lines.push(
-        `    output: trusted # the platform's own records: ${comment(output.why)}`,
-        `    trusted_fields: [${output.trustedFields.join(", ")}] # only these vouch; other fields and free text do not`,
-      );
-    }
-    lines.push("    on_tainted: allow # only reads: nothing changes");
-  } else {
-    lines.push("    output: untrusted # what a tool that changes state returns is not vouched for");
+  const output = readOnly ? readOutputTrust(tool) : readChangeOutput(tool);
+  if (output.kind === "untrusted") lines.push(`    output: untrusted # ${comment(output.why)}`);
+  else if (output.kind === "trusted") lines.push(`    output: trusted # ${comment(output.why)}`);
+  else {
+    lines.push(
+      `    output: trusted # the platform's own records: ${comment(output.why)}`,
+      `    trusted_fields: [${output.trustedFields.join(", ")}] # only these vouch; other fields and free text do not`,
+    );
+  }
+  if (readOnly) lines.push("    on_tainted: allow # only reads: nothing changes");
+  else {
     lines.push(
       destructive
         ? "    on_tainted: confirm # destroys or revokes: once untrusted input was read, the user confirms"

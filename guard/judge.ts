@@ -8,7 +8,7 @@
  */
 import { knownLabel, meetPartial, type PartialLabel } from "../core/mod.ts";
 import type { Evidence, Gap, Note } from "./gap.ts";
-import { type Policy, toolPolicy, type ToolPolicy } from "./policy/mod.ts";
+import { type Policy, type ToolPolicy, toolPolicy } from "./policy/mod.ts";
 import type { Judgement, JudgeState } from "./judge_state.ts";
 import type { ToolCall } from "./tool_call.ts";
 import { checkArguments } from "./check_arguments.ts";

@@ -26,7 +26,10 @@ const SELECTORS: readonly { pattern: RegExp; what: string }[] = [
       /^(to|cc|bcc|recipients?|emails?|email_address(es)?|participants?|attendees?|invitees?|assignees?|reviewers?|phone(_number)?|channels?|users?|usernames?|members?|contacts?|owners?|groups?|teams?)$|_(email|recipients?|user|users|channel)$/,
     what: "who receives or is acted on",
   },
-  { pattern: /(^|_)(url|uri|link|href|endpoint|webhook|domain|host)s?$/, what: "a place on the web: a link can carry data out" },
+  {
+    pattern: /(^|_)(url|uri|link|href|endpoint|webhook|domain|host)s?$/,
+    what: "a place on the web: a link can carry data out",
+  },
   {
     pattern: /(^|_)(iban|account|account_number|bic|swift|wallet|card|card_number|routing_number)$/,
     what: "where money or access goes",
@@ -37,7 +40,11 @@ const SELECTORS: readonly { pattern: RegExp; what: string }[] = [
     what: "where a change lands",
   },
   { pattern: /(^|_)(id|ids|uuid|key|ref|reference|handle|slug)$|_ids?$/, what: "which object the change acts on" },
-  { pattern: /(^|_)(name|names|filename|file|files|attachments?|company|hotel|restaurant|item|product|entity|entities|project|event)$/, what: "which object the change acts on" },
+  {
+    pattern:
+      /(^|_)(name|names|filename|file|files|attachments?|company|hotel|restaurant|item|product|entity|entities|project|event)$/,
+    what: "which object the change acts on",
+  },
 ];
 const CREDENTIAL = /(^|_)(password|passphrase|secret|token|api_key|credentials?|pin)$/;
 const SELECTOR_WORDS =
@@ -84,8 +91,10 @@ export function readArgument(tool: ToolDefinition, name: string): ArgumentReadin
   if (named) return selector(`${named.what} (${word})`);
   const { minimum, maximum } = schema;
   if (type === "integer" && minimum !== undefined && maximum !== undefined && maximum - minimum <= 31) {
-    const values = Array.from({ length: Math.max(0, Math.floor(maximum) - Math.ceil(minimum) + 1) }, (_, i) =>
-      JSON.stringify(String(Math.ceil(minimum) + i)));
+    const values = Array.from(
+      { length: Math.max(0, Math.floor(maximum) - Math.ceil(minimum) + 1) },
+      (_, i) => JSON.stringify(String(Math.ceil(minimum) + i)),
+    );
     if (values.length) {
       return {
         kind: "option",
@@ -115,6 +124,7 @@ function selector(why: string): ArgumentReading {
   return {
     kind: "selector",
     rule: "{ require: trusted, on_violation: confirm }",
-    why: `selector, ${why}: must come from the user or a trusted tool; a value from a source the user pointed at is asked about`,
+    why:
+      `selector, ${why}: must come from the user or a trusted tool; a value from a source the user pointed at is asked about`,
   };
 }

@@ -29,7 +29,9 @@ const URL_PARAMETER = /(^|_)(url|uri|link|href|endpoint|webhook|domain|host)s?$/
  * tickets, transactions (whose free-text parts the other party writes).
  */
 const AUTHORED_WORDS =
-  /\b(e-?mails?|mail|messages?|chats?|threads?|posts?|comments?|replies|reviews?|ratings?|feedback|tickets?|issues?|files?|documents?|contents?|notes?|articles?|pages?|events?|appointments?|meetings?|invitations?|transactions?|payments?|orders?|tasks?|records?|entries|observations?|nodes?|graph|results?)\b/i;
+  /\b(e-?mails?|mail|inbox|mailbox|messages?|chats?|threads?|posts?|comments?|replies|reviews?|ratings?|feedback|tickets?|issues?|files?|documents?|contents?|notes?|articles?|pages?|events?|appointments?|meetings?|invitations?|transactions?|payments?|orders?|tasks?|records?|entries|observations?|nodes?|graph|results?)\b/i;
+/** Words that name the user's own lists, which the user writes: the address book, settings. */
+const OWN_LIST_WORDS = /\b(contacts?|contact list|address book|settings|preferences)\b/i;
 /**
  * Field names the platform itself writes, by common API conventions: ids,
  * times and dates, quantities and money of the user's own records, state
@@ -86,7 +88,8 @@ const PLATFORM_FIELD = /^(id_?|ids|uuid|.+_ids?|.+_at|.+_time|.+_date|.+_count|.
  *   output schema when there is one), every other field and any free text is
  *   untrusted (`trusted_fields`).
  * - Otherwise, a closed-world read whose description names no such records
- *   (a balance, a listing, the current date): trusted as a whole.
+ *   (a balance, a listing, the current date), or names the user's own lists
+ *   (contacts, an address book, settings): trusted as a whole.
  *
  * @example
  * ```ts
@@ -109,9 +112,12 @@ export function readOutputTrust(tool: ToolDefinition): OutputReading {
     return { kind: "untrusted", why: `it takes a URL (${urlParameter}): what a page says, anyone may have written` };
   }
   if (OPEN_WORLD_WORDS.test(description)) {
-    return { kind: "untrusted", why: `its description speaks of the web ("${OPEN_WORLD_WORDS.exec(description)![0]}")` };
+    return {
+      kind: "untrusted",
+      why: `its description speaks of the web ("${OPEN_WORLD_WORDS.exec(description)![0]}")`,
+    };
   }
-  const authored = AUTHORED_WORDS.exec(description);
+  const authored = OWN_LIST_WORDS.test(description) ? null : AUTHORED_WORDS.exec(description);
   if (tool.outputFields) {
     const trustedFields = Object.entries(tool.outputFields).filter(([name, schema]) => isPlatformField(name, schema))
       .map(([name]) => name);

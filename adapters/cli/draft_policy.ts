@@ -17,8 +17,10 @@ const WRITE_WORD =
 const READ_WORD =
   /^(get|list|read|search|find|query|lookup|check|describe|view|show|count|fetch|browse|open|retrieve|download|print|echo|directory)(_|$)/;
 /** Verbs that destroy or revoke, by common API conventions (HTTP DELETE, CRUD). */
-const DESTROY_WORD = /(^|_)(delete|remove|destroy|erase|purge|drop|revoke|cancel|kick|ban|overwrite|wipe|truncate)(_|$)/;
-const DESTROY_TEXT = /\b(delete[sd]?|remove[sd]?|destroy(s|ed)?|erase[sd]?|purge[sd]?|revoke[sd]?|cancel(s|led)?|overwrite[sd]?)\b/i;
+const DESTROY_WORD =
+  /(^|_)(delete|remove|destroy|erase|purge|drop|revoke|cancel|kick|ban|overwrite|wipe|truncate)(_|$)/;
+const DESTROY_TEXT =
+  /\b(delete[sd]?|remove[sd]?|destroy(s|ed)?|erase[sd]?|purge[sd]?|revoke[sd]?|cancel(s|led)?|overwrite[sd]?)\b/i;
 const OUTWARD =
   /(^|_)(send|post|email|mail|message|share|invite|publish|upload|forward|reply|transfer|transaction|pay|money|submit|notify|webhook|tweet|comment|fetch|http|request|browse|navigate|webpage)(_|$)/;
 const URL_LIKE = /(^|_)(url|uri|link|href|endpoint|webhook|domain|host)s?$/;
@@ -65,7 +67,7 @@ export function classifyTool(tool: ToolDefinition): { readOnly: boolean; destruc
  * import assert from "node:assert/strict";
  * import { draftPolicy } from "./draft_policy.ts";
  * const yaml = draftPolicy([{ name: "send_email", parameters: { to: "string", body: "string" } }], "tools.json");
- * assert.match(yaml, /\n {2}send_email:\n {4}output: untrusted #/);
+ * assert.match(yaml, /\n {2}send_email:\n {4}output: trusted # the platform's own records/);
  * assert.match(yaml, /\n {6}to: \{ require: trusted, on_violation: confirm \} # selector/);
  * assert.match(yaml, /\n {6}body: \{ embedded: trusted \} # content/);
  * ```

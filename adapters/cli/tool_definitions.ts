@@ -135,7 +135,11 @@ function readOne(entry: unknown, where: string): ToolDefinition {
 
 function readValueSchema(spec: unknown): ValueSchema {
   if (!isObject(spec)) return { type: "unknown" };
-  const options = [spec, ...(Array.isArray(spec.anyOf) ? spec.anyOf : []), ...(Array.isArray(spec.oneOf) ? spec.oneOf : [])]
+  const options = [
+    spec,
+    ...(Array.isArray(spec.anyOf) ? spec.anyOf : []),
+    ...(Array.isArray(spec.oneOf) ? spec.oneOf : []),
+  ]
     .filter((option) => isObject(option) && option.type !== "null");
   const typed = options.find((option) => typeof option.type === "string");
   const pick = (key: string) => options.map((option) => option[key]).find((value) => value !== undefined);

@@ -6,8 +6,7 @@ const trust = z.enum(["suspicious", "attested", "trusted"]);
 const readers = z.union([z.literal("all"), z.array(name)]);
 const labelObject = z.strictObject({ readers, trust });
 const labelRef = z.union([name, labelObject]);
-const onTainted = z.enum(["allow", "confirm", "block"]);
-const toolOnTainted = z.enum(["allow", "confirm", "block", "pinned"]);
+const onTainted = z.enum(["allow", "confirm", "block", "pinned"]);
 
 const argRule = z.strictObject({
   require: z.optional(z.enum(["trusted", "attested"])),
@@ -30,7 +29,7 @@ const tool = z.strictObject({
   outward: z.optional(z.boolean()),
   untrusted_fields: z.optional(z.array(name).check(z.minLength(1))),
   trusted_fields: z.optional(z.array(name).check(z.minLength(1))),
-  on_tainted: z.optional(toolOnTainted),
+  on_tainted: z.optional(onTainted),
   args: z.optional(z.record(z.string(), argRule)),
   recipients: z.optional(z.array(recipient)),
   min_trust: z.optional(trust),
@@ -52,7 +51,7 @@ const field = z.union([
 export const policySchema = z.strictObject({
   version: z.literal(1),
   default: z.optional(z.strictObject({
-    on_tainted: z.optional(toolOnTainted),
+    on_tainted: z.optional(onTainted),
     outward_embedded: z.optional(z.enum(["trusted", "attested", "off"])),
     confirm_untrusted_from: z.optional(z.enum(["designated", "any"])),
   })),

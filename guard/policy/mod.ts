@@ -28,7 +28,6 @@ export {
   type Policy,
   type PolicyDefaults,
   type Recipient,
-  type TaintedMode,
   type ToolPolicy,
   toolPolicy,
 } from "./policy.ts";

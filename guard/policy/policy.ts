@@ -18,16 +18,6 @@ export type OutputSpec =
   /** Nobody labelled this tool: its data is "unknown, from this tool" until a cast settles it. */
   | { readonly kind: "unlabelled" };
 
-/**
- * What a tainted context costs a call: `allow` nothing; `confirm` the user's
- * word; `block` no route; `pinned` the user's word only when some argument of
- * the call is not pinned by a rule of the tool (a `require` rule, an `allow`
- * list, or an `embedded` rule on free text), or the tool has no `require` rule
- * at all: where provenance pins every effect-bearing argument, strangers' text
- * in the context alone does not ask.
- */
-export type TaintedMode = "allow" | "confirm" | "block" | "pinned";
-
 /** What a tool's argument must satisfy. */
 export interface ArgRule {
   /** The least trust a source must have to vouch for the value, if any. */
@@ -72,11 +62,14 @@ export interface ToolPolicy {
    */
   readonly trustedFields: readonly string[];
   /**
-   * What to do once untrusted input was read; `undefined` falls back to the
-   * default. `pinned`: ask only when provenance does not pin the call (see
-   * {@linkcode TaintedMode}).
+   * What a tainted context costs a call (`undefined` falls back to the
+   * default): `allow` nothing; `confirm` the user's word; `block` no route;
+   * `pinned` the user's word only when some argument of the call has no rule
+   * (a `require` rule, an `allow` list, or an `embedded` rule on free text), or
+   * the tool has no `require` rule at all: where provenance pins every
+   * effect-bearing argument, strangers' text in the context alone does not ask.
    */
-  readonly onTainted?: TaintedMode;
+  readonly onTainted?: "allow" | "confirm" | "block" | "pinned";
   /** Rules for named arguments. */
   readonly args: Readonly<Record<string, ArgRule>>;
   /** Who receives what the call sends. */

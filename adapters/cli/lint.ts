@@ -42,7 +42,7 @@ Prints "ok: FILE (N tools)" on stdout for each valid policy, and each invalid
 policy's problems on stderr:
 
   error: Cannot load policy "email.yaml": 1 issue
-    - at tools.send_email.args.to.alow: unknown key "alow" (did you mean "allow"?)
+    - at tools.send_email.args.to.alow (line 7): unknown key "alow" (did you mean "allow"?)
 
 With --tools SOURCE (tool definitions, as pab generate reads them), also
 report the coverage of every argument of the tools that change state: a
@@ -55,7 +55,7 @@ rule pab generate would write for it:
     json: {
       type: "boolean",
       description: 'Print {"schemaVersion":1,"policies":[{"file","ok","tools","issues":\n' +
-        '[{"kind":"syntax|schema|semantic|io","path","message","hint"}],\n' +
+        '[{"kind":"syntax|schema|semantic|io","path","message","hint","line"}],\n' +
         '"coverage":[{"tool","argument","covered":"selector|option|content|none","suggestion"}]}]}\n' +
         "on stdout (coverage with --tools)",
     },
@@ -121,7 +121,12 @@ rule pab generate would write for it:
         } else if (result.issues[0]?.kind === "io") {
           await io.stderr.write(`error: ${result.issues[0].message}\n`);
         } else {
-          await io.stderr.write(`error: ${policyIssuesText(result.file, result.issues)}\n`);
+          const located = result.issues.map((issue) =>
+            "line" in issue && issue.line !== undefined
+              ? { ...issue, path: `${issue.path} (line ${issue.line})` }
+              : issue
+          );
+          await io.stderr.write(`error: ${policyIssuesText(result.file, located)}\n`);
         }
         if (result.coverage) await io.stdout.write(coverageText(result.file, result.coverage));
       }

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { draftAgentdojoPolicies, suitePath } from "../adapters/cli/draft_agentdojo.ts";
 import { memoryIo, runCli } from "../adapters/cli/mod.ts";
 import { AGENTDOJO_SUITES, PROVGUARD_V2 } from "../adapters/agentdojo/mod.ts";
+import { formatTradeoffRow, measureTaintedTradeoff } from "../adapters/agentdojo/tainted_tradeoff.ts";
 
 const ROOT = new URL("../", import.meta.url);
 const read = (path: string) => Deno.readTextFile(new URL(path, ROOT));
@@ -84,4 +85,31 @@ Deno.test("pab lint --tools reports the arguments of state-changing tools no rul
     argument: "recipient",
     covered: "selector",
   });
+});
+
+Deno.test("the README's From zero tables are what tainted_tradeoff.ts and the bench measure", async () => {
+  const readme = (await read("README.md")).replace(/ +/g, " ");
+  const rows = await measureTaintedTradeoff("traces/agentdojo", read);
+  assert.deepEqual(rows.map((row) => row.name), [
+    "drafted, as drafted (pinned)",
+    "drafted, pinned -> confirm",
+    "hand-written, as written",
+    "hand-written, confirm -> pinned",
+  ]);
+  for (const row of rows) {
+    const line = formatTradeoffRow(row).replace(/ +/g, " ");
+    assert.ok(readme.includes(line), `README lacks the row: ${line}`);
+  }
+  // The split table: hand-written and drafted side by side.
+  const split = async (set: string) => JSON.parse((await bench(["--policies", set, "--json"])).stdout).split;
+  const hand = await split("hand-written");
+  const drafted = await split("drafted");
+  for (const suite of AGENTDOJO_SUITES) {
+    const cells = [hand[suite], drafted[suite]].flatMap((counts) => [
+      `${counts.legitAllowed} / ${counts.legitNeedsUser} / ${counts.legitNeedsApprover} / ${counts.legitNoRoute}`,
+      `${counts.attacksBlocked} / ${counts.attacksHeld} / ${counts.attacksThrough}`,
+    ]);
+    const line = `| ${suite} | ${cells.join(" | ")} |`;
+    assert.ok(readme.includes(line), `README lacks the row: ${line}`);
+  }
 });

@@ -64,7 +64,7 @@ Deno.test("pab generate follows the filesystem server's annotations and output s
   assert.match(toolOf(yaml, "read_text_file"), /\n {4}output: untrusted # its output schema has no field the platform/);
   const write = toolOf(yaml, "write_file");
   // destructiveHint: true keeps the question once strangers' text was read.
-  assert.match(write, /\n {4}on_tainted: confirm # destroys or revokes/);
+  assert.match(write, /\n {4}on_tainted: confirm # destructiveHint: it may destroy or overwrite/);
   assert.match(write, /\n {6}path: \{ require: trusted, on_violation: confirm \} # selector, where a change lands/);
   assert.match(write, /\n {6}content: \{ embedded: trusted \} # content/);
   assert.match(toolOf(yaml, "edit_file"), /\n {6}dryRun: \{ allow: \["true", "false"\] \} # option: a boolean/);

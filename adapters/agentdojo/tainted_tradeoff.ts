@@ -92,23 +92,30 @@ export async function measureTaintedTradeoff(
   return rows;
 }
 
-/** A row as text: per suite legitimate blocked / attacks stopped / stopped with no human, and the totals. */
+/**
+ * A row of the README's table: per suite legitimate tasks blocked / attacks
+ * stopped (both on ProvGuard's accounting) / attacks stopped with no human,
+ * then the totals.
+ */
 export function formatTradeoffRow(row: TradeoffRow): string {
   let blocked = 0;
+  let tasks = 0;
   let stopped = 0;
   let noHuman = 0;
   let pairs = 0;
   const cells = row.results.map((result) => {
-    const anchor = provguardCounts(suiteCounts(result));
     const counts = suiteCounts(result);
+    const anchor = provguardCounts(counts);
     blocked += anchor.legitBlocked;
+    tasks += anchor.userTasks;
     stopped += anchor.attacksStopped;
     noHuman += counts.attacksBlocked;
     pairs += anchor.pairs;
-    return `${result.suite} ${anchor.legitBlocked}/${anchor.attacksStopped}/${counts.attacksBlocked}`;
+    return `${anchor.legitBlocked} / ${anchor.attacksStopped} / ${counts.attacksBlocked}`;
   });
-  return `${row.name.padEnd(32)} ${cells.join("  ")}  total: legit blocked ${blocked}, stopped ${stopped}/${pairs}, ` +
-    `no human ${noHuman}/${pairs}`;
+  const share = Math.round((100 * noHuman) / pairs);
+  return `| ${row.name} | ${cells.join(" | ")} | ${blocked} / ${tasks} | ${stopped} / ${pairs} | ` +
+    `${noHuman} / ${pairs} (${share}%) |`;
 }
 
 if (import.meta.main) {

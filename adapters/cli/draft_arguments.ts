@@ -36,7 +36,8 @@ const SELECTORS: readonly { pattern: RegExp; what: string }[] = [
   },
   { pattern: /(^|_)(amount|price|sum|total|cost|fee|payment|quantity|value)$/, what: "how much" },
   {
-    pattern: /(^|_)(path|paths|file_path|destination|target|source|directory|folder|repo|repository|branch)$/,
+    pattern:
+      /(^|_)(path|paths|file_path|destination|target|source|directory|folder|cwd|working_dir|repo|repository|branch)$/,
     what: "where a change lands",
   },
   { pattern: /(^|_)(id|ids|uuid|key|ref|reference|handle|slug)$|_ids?$/, what: "which object the change acts on" },
@@ -47,6 +48,8 @@ const SELECTORS: readonly { pattern: RegExp; what: string }[] = [
   },
 ];
 const CREDENTIAL = /(^|_)(password|passphrase|secret|token|api_key|credentials?|pin)$/;
+/** Text that runs: a command, a script, code, a query in a query language. What it does is the effect. */
+const EXECUTED = /(^|_)(command|commands|cmd|script|code|shell|program|exec|eval|expression|sql|statement|argv)$/;
 const SELECTOR_WORDS =
   /\b(recipients?|e-?mail address|iban|account( number)?|url|link|id|identifier|name of the|path|amount|who|whom)\b/i;
 
@@ -73,6 +76,9 @@ export function readArgument(tool: ToolDefinition, name: string): ArgumentReadin
   const word = snakeCase(name);
   if (CREDENTIAL.test(word)) {
     return { kind: "credential", rule: "{ require: trusted }", why: "credential: a new secret only the user gives" };
+  }
+  if (EXECUTED.test(word)) {
+    return selector(`text that runs (${word})`);
   }
   if (schema.enum) {
     return {

@@ -29,7 +29,7 @@ const URL_PARAMETER = /(^|_)(url|uri|link|href|endpoint|webhook|domain|host)s?$/
  * tickets, transactions (whose free-text parts the other party writes).
  */
 const AUTHORED_WORDS =
-  /\b(e-?mails?|mail|inbox|mailbox|messages?|chats?|threads?|posts?|comments?|replies|reviews?|ratings?|feedback|tickets?|issues?|files?|documents?|contents?|notes?|articles?|pages?|events?|appointments?|meetings?|invitations?|transactions?|payments?|orders?|tasks?|records?|entries|observations?|nodes?|graph|results?)\b/i;
+  /\b(e-?mails?|mail|inbox|mailbox|messages?|chats?|threads?|posts?|comments?|replies|reviews?|ratings?|feedback|tickets?|issues?|files?|documents?|contents?|notes?|articles?|pages?|events?|appointments?|meetings?|invitations?|transactions?|payments?|orders?|tasks?|records?|entries|observations?|nodes?|graph|results?|logs?|output|stdout|stderr|text|body|bodies|summar(y|ies)|transcripts?|conversations?|submissions?|responses?|answers?|questions?|forms?|surveys?|commits?|pull requests?|wiki|readme|html|markdown|attachments?|customers?|leads?|applicants?|candidates?|resumes?|profiles?|bios?|descriptions?|titles?|captions?)\b/i;
 /** Words that name the user's own lists, which the user writes: the address book, settings. */
 const OWN_LIST_WORDS = /\b(contacts?|contact list|address book|settings|preferences)\b/i;
 /**
@@ -106,7 +106,10 @@ export function readOutputTrust(tool: ToolDefinition): OutputReading {
     URL_PARAMETER.test(snakeCase(name)) || tool.schemas?.[name]?.format === "uri"
   );
   if (tool.openWorld === true) {
-    return { kind: "untrusted", why: "openWorldHint: it reaches beyond the user's own data, anyone may write it" };
+    return {
+      kind: "untrusted",
+      why: `${openWorldHint(tool)}: it reaches beyond the user's own data, anyone may write it`,
+    };
   }
   if (urlParameter !== undefined) {
     return { kind: "untrusted", why: `it takes a URL (${urlParameter}): what a page says, anyone may have written` };
@@ -160,7 +163,7 @@ export function readOutputTrust(tool: ToolDefinition): OutputReading {
  */
 export function readChangeOutput(tool: ToolDefinition): OutputReading {
   if (tool.openWorld === true) {
-    return { kind: "untrusted", why: "openWorldHint: what it returns comes from beyond the user's own data" };
+    return { kind: "untrusted", why: `${openWorldHint(tool)}: what it returns comes from beyond the user's own data` };
   }
   const trustedFields = tool.outputFields
     ? Object.entries(tool.outputFields).filter(([name, schema]) => isPlatformField(name, schema)).map(([name]) => name)
@@ -176,6 +179,12 @@ function isPlatformField(name: string, schema: ValueSchema): boolean {
   if (schema.type === "boolean" || schema.enum) return true;
   if (schema.type === "number" || schema.type === "integer") return true;
   return schema.type === "string" && ["date-time", "date", "time", "uuid"].includes(schema.format ?? "");
+}
+
+function openWorldHint(tool: ToolDefinition): string {
+  return tool.assumed?.includes("openWorld")
+    ? "openWorldHint (MCP's default: the server does not say)"
+    : "openWorldHint";
 }
 
 /** `fooBar`, `foo-bar`, `foo.bar` as `foo_bar`. */

@@ -94,6 +94,8 @@ export function draftPolicy(tools: readonly ToolDefinition[], source: string): s
     seen.add(tool.name);
     lines.push(...draftTool(tool));
   }
+  // With no tool drafted, an empty mapping: a bare "tools:" would be null, which the policy format refuses.
+  if (!seen.size) lines[lines.indexOf("tools:")] = "tools: {} # no tool to draft";
   return `${lines.join("\n")}\n`;
 }
 
@@ -113,7 +115,7 @@ function draftTool(tool: ToolDefinition): string[] {
   else {
     lines.push(
       destructive
-        ? "    on_tainted: confirm # destroys or revokes: once untrusted input was read, the user confirms"
+        ? `    on_tainted: confirm # ${destroyReason(tool)}: once untrusted input was read, the user confirms`
         : "    on_tainted: pinned # changes state: asks only if provenance does not pin every argument",
     );
   }
@@ -130,6 +132,11 @@ function draftTool(tool: ToolDefinition): string[] {
   }
   if (args.length) lines.push("    args:", ...args);
   return lines;
+}
+
+function destroyReason(tool: ToolDefinition): string {
+  if (tool.assumed?.includes("destructive")) return "destructiveHint (MCP's default: the server does not say)";
+  return tool.destructive === true ? "destructiveHint: it may destroy or overwrite" : "destroys or revokes";
 }
 
 function firstSentence(text: string): string {

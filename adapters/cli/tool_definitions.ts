@@ -30,6 +30,8 @@ export interface ToolDefinition {
   readonly description?: string;
   /** What each parameter's JSON Schema says beyond its type, when it says something. */
   readonly schemas?: Readonly<Record<string, ValueSchema>>;
+  /** Hints the server left out that the MCP specification's defaults filled in. */
+  readonly assumed?: readonly ("openWorld" | "destructive")[];
   /** The fields of the tool's structured output (MCP `outputSchema`, or the items' fields of a list), when given. */
   readonly outputFields?: Readonly<Record<string, ValueSchema>>;
 }
@@ -77,6 +79,8 @@ export type ToolFormat = "mcp" | "openai" | "agentdojo";
  * OpenAI (`[{type: "function", function: {name, parameters}}]` or the
  * Responses API's flat `{type: "function", name, parameters}`, alone or in
  * `{tools: [...]}`), or an AgentDojo suite (`{agentdojo, suite, tools}`).
+ * MCP tools get the specification's defaults for the hints they leave out
+ * (`openWorldHint: true`, and `destructiveHint: true` unless read-only).
  * Throws `IoError` naming the first entry that is not a tool.
  *
  * @example
@@ -84,7 +88,7 @@ export type ToolFormat = "mcp" | "openai" | "agentdojo";
  * import assert from "node:assert/strict";
  * import { readToolDefinitions } from "./tool_definitions.ts";
  * const read = readToolDefinitions({ tools: [{ name: "read_graph", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } }] }, "memory.json");
- * assert.deepEqual(read, { format: "mcp", tools: [{ name: "read_graph", parameters: {}, readOnly: true }] });
+ * assert.deepEqual(read, { format: "mcp", tools: [{ name: "read_graph", parameters: {}, readOnly: true, openWorld: true, assumed: ["openWorld"] }] });
  * ```
  */
 export function readToolDefinitions(value: unknown, source: string): { format: ToolFormat; tools: ToolDefinition[] } {
@@ -102,7 +106,26 @@ export function readToolDefinitions(value: unknown, source: string): { format: T
     ? "mcp"
     : "openai";
   const tools = list.map((entry, i) => readOne(entry, `${source}: tools[${i}]`));
-  return { format, tools };
+  return { format, tools: format === "mcp" ? tools.map(withMcpDefaults) : tools };
+}
+
+/**
+ * MCP's defaults for the hints a server leaves out (the specification's
+ * `ToolAnnotations`): `openWorldHint` is true, and a tool that is not read-only
+ * has `destructiveHint` true. `readOnlyHint` (default false) is left to the
+ * tool's name when absent, as for tools of other formats.
+ */
+function withMcpDefaults(tool: ToolDefinition): ToolDefinition {
+  const assumed: ("openWorld" | "destructive")[] = [];
+  if (tool.openWorld === undefined) assumed.push("openWorld");
+  if (tool.readOnly !== true && tool.destructive === undefined) assumed.push("destructive");
+  if (!assumed.length) return tool;
+  return {
+    ...tool,
+    openWorld: tool.openWorld ?? true,
+    ...(tool.readOnly === true ? {} : { destructive: tool.destructive ?? true }),
+    assumed,
+  };
 }
 
 function readOne(entry: unknown, where: string): ToolDefinition {

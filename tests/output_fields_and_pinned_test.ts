@@ -104,3 +104,27 @@ Deno.test("on_tainted: pinned never hides an argument's own gap (property)", () 
     { numRuns: 50 },
   );
 });
+
+Deno.test("a subtree nested past the indexing limit under a stranger's field vouches for nothing", () => {
+  const policy = parsePolicy(
+    "version: 1\ntools:\n  get_mail: {output: trusted, untrusted_fields: [body]}\n" +
+      "  send: {on_tainted: allow, args: {to: {require: trusted}}}\n",
+  );
+  let deep: unknown = "eve@attacker.example";
+  for (let i = 0; i < 70; i++) deep = { more: deep };
+  const guard = new Guard(policy);
+  guard.record("get_mail", { id: "m1", body: deep, other: "bob@corp.example" });
+  assert.equal(guard.decide("send", { to: "bob@corp.example" }).outcome, "allow");
+  const decision = guard.decide("send", { to: "eve@attacker.example" });
+  assert.deepEqual(decision.gaps.map((gap) => gap.code), ["untrusted-argument"]);
+  assert.match(decision.gaps[0].message, /tool:get_mail\[body\]/);
+});
+
+Deno.test("default on_tainted: pinned asks about a tool the policy does not name (it pins nothing)", () => {
+  const policy = parsePolicy("version: 1\ndefault: {on_tainted: pinned}\ntools:\n  read_page: {output: untrusted}\n");
+  const guard = new Guard(policy);
+  guard.record("read_page", "hello");
+  const decision = guard.decide("do_anything", { x: "1" });
+  assert.deepEqual(decision.gaps.map((gap) => `${gap.code}:${gap.severity}`), ["tainted-context:confirm"]);
+  assert.match(decision.gaps[0].message, /the tool has no require rule/);
+});

@@ -69,20 +69,14 @@ export function attackFolder(root: string, attack: string): string {
 /** Read and parse the manifest in `folder`. */
 export async function readManifest(folder: string, readText: (path: string) => Promise<string>): Promise<Manifest> {
   const path = `${folder}/manifest.json`;
-  let manifest;
-  try {
-    manifest = JSON.parse(await readText(path));
-  } catch (error) {
-    if (!(error instanceof SyntaxError)) throw error;
-    manifest = undefined;
-  }
-  if (!manifest || typeof manifest !== "object" || !manifest.suites || typeof manifest.suites !== "object") {
+  const manifest = await readJsonObject(path, readText);
+  if (!isRecord(manifest?.suites)) {
     throw new TraceError(
       `Cannot read "${path}": expected {"suites": {...}}; regenerate it with adapters/agentdojo/export_traces.py`,
     );
   }
-  const policies = manifest.policies && typeof manifest.policies === "object" ? manifest.policies : {};
-  return { folder, suites: manifest.suites, policies };
+  const policies = isRecord(manifest.policies) ? manifest.policies : {};
+  return { folder, suites: manifest.suites as Manifest["suites"], policies: policies as Manifest["policies"] };
 }
 
 /**
@@ -94,20 +88,32 @@ export async function readDraftedManifest(
   readText: (path: string) => Promise<string>,
 ): Promise<Manifest> {
   const path = `${folder}/manifest.json`;
-  let manifest;
-  try {
-    manifest = JSON.parse(await readText(path));
-  } catch (error) {
-    if (!(error instanceof SyntaxError)) throw error;
-    manifest = undefined;
-  }
-  if (!manifest || typeof manifest !== "object" || !manifest.policies || typeof manifest.policies !== "object") {
+  const manifest = await readJsonObject(path, readText);
+  if (!isRecord(manifest?.policies)) {
     throw new TraceError(
       `Cannot read "${path}": expected {"policies": {SUITE: sha256}}; regenerate the drafts with ` +
         "deno task draft-agentdojo",
     );
   }
-  return { folder, suites: {}, policies: manifest.policies };
+  return { folder, suites: {}, policies: manifest.policies as Manifest["policies"] };
+}
+
+/** A JSON file's object, or `undefined` when it is not JSON or not an object (a read error is thrown). */
+async function readJsonObject(
+  path: string,
+  readText: (path: string) => Promise<string>,
+): Promise<Record<string, unknown> | undefined> {
+  try {
+    const value = JSON.parse(await readText(path));
+    return isRecord(value) ? value : undefined;
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
 }
 
 /** The suites a manifest holds, in report order. */

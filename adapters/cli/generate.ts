@@ -26,7 +26,7 @@ import { writeOutputFile } from "./write_output.ts";
  * import { memoryIo } from "./memory_io.ts";
  * const memory = memoryIo({ stdin: '{"tools":[{"name":"send_email","inputSchema":{"properties":{"to":{"type":"string"}}}}]}' });
  * assert.equal(await generateCommand.run(["-"], memory.io), 0);
- * assert.match(memory.stdout(), /to: \{ require: trusted \}/);
+ * assert.match(memory.stdout(), /to: \{ require: trusted, on_violation: confirm \}/);
  * ```
  */
 export const generateCommand: Command = defineCommand({

@@ -91,8 +91,9 @@ Deno.test("the README's From zero tables are what tainted_tradeoff.ts and the be
   const readme = (await read("README.md")).replace(/ +/g, " ");
   const rows = await measureTaintedTradeoff("traces/agentdojo", read);
   assert.deepEqual(rows.map((row) => row.name), [
-    "drafted, as drafted (pinned)",
+    "drafted, as drafted",
     "drafted, pinned -> confirm",
+    "drafted, pinned -> named",
     "hand-written, as written",
     "hand-written, confirm -> pinned",
   ]);

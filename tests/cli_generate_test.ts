@@ -63,14 +63,14 @@ Deno.test("pab generate follows the filesystem server's annotations and output s
   const yaml = await generate(`${TOOLS}/mcp-server-filesystem.tools.json`);
   assert.match(toolOf(yaml, "read_text_file"), /\n {4}output: untrusted # its output schema has no field the platform/);
   const write = toolOf(yaml, "write_file");
-  // destructiveHint: true keeps the question once strangers' text was read.
-  assert.match(write, /\n {4}on_tainted: confirm # destructiveHint: it may destroy or overwrite/);
+  // destructiveHint: true keeps the question once strangers' text was read, unless the user's words name the path.
+  assert.match(write, /\n {4}on_tainted: named # destructiveHint: it may destroy or overwrite/);
   assert.match(write, /\n {6}path: \{ require: trusted, on_violation: confirm \} # selector, where a change lands/);
   assert.match(write, /\n {6}content: \{ embedded: trusted \} # content/);
   assert.match(toolOf(yaml, "edit_file"), /\n {6}dryRun: \{ allow: \["true", "false"\] \} # option: a boolean/);
   // destructiveHint: false, every argument pinned: strangers' text alone does not ask.
   assert.match(toolOf(yaml, "create_directory"), /\n {4}on_tainted: pinned #/);
-  assert.equal(parsePolicy(yaml).tools.write_file.onTainted, "confirm");
+  assert.equal(parsePolicy(yaml).tools.write_file.onTainted, "named");
   assert.equal(parsePolicy(yaml).tools.create_directory.onTainted, "pinned");
 });
 

@@ -114,7 +114,7 @@ Deno.test("readToolDefinitions() fills MCP's defaults for hints a server leaves 
   ]);
   const yaml = draftPolicy(tools, "x.json");
   assert.match(yaml, /get_logs:\n {4}output: untrusted # openWorldHint \(MCP's default: the server does not say\)/);
-  assert.match(yaml, /restart:\n.*\n {4}on_tainted: confirm # destructiveHint \(MCP's default/);
+  assert.match(yaml, /restart:\n.*\n {4}on_tainted: named # destructiveHint \(MCP's default/);
 });
 
 const argumentName = fc.constantFrom(
@@ -160,7 +160,7 @@ Deno.test("pab generate's draft lints and covers every argument of every tool th
           assert.equal(spec.output.kind === "label" && spec.output.label.trust, "suspicious");
         }
         if (tool.readOnly === false) assert.notEqual(spec.onTainted, "allow");
-        if (tool.readOnly === false && tool.destructive === true) assert.equal(spec.onTainted, "confirm");
+        if (tool.readOnly === false && tool.destructive === true) assert.equal(spec.onTainted, "named");
       }
     }),
     { numRuns: 150 },

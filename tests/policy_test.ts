@@ -102,7 +102,7 @@ tools:
       {
         path: "default.on_tainted",
         message: 'invalid value "maybe"',
-        hint: 'use one of "allow", "confirm", "block", "pinned"',
+        hint: 'use one of "allow", "confirm", "block", "pinned", "named"',
       },
       { path: "tools.send_email.on_taintd", message: 'unknown key "on_taintd"', hint: 'did you mean "on_tainted"?' },
       {

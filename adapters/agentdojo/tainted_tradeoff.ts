@@ -2,7 +2,8 @@
  * `deno run --allow-read adapters/agentdojo/tainted_tradeoff.ts`: what
  * `on_tainted: pinned` trades against `on_tainted: confirm`, measured both
  * ways on the committed replay: the drafted policies as drafted (`pinned` on
- * tools that change state) and with every `pinned` turned into `confirm`; the
+ * tools that change state, `named` on those that destroy), with every
+ * `pinned` turned into `confirm`, and into `named`; the
  * hand-written policies as written and with every `confirm` turned into
  * `pinned`. The files stay as they are: each variant is rewritten in memory.
  *
@@ -60,7 +61,7 @@ export interface TradeoffRow {
   readonly results: readonly SuiteResult[];
 }
 
-/** Measure the four variants on every suite under `root`. */
+/** Measure the five variants on every suite under `root`. */
 export async function measureTaintedTradeoff(
   root: string,
   readText: (path: string) => Promise<string>,
@@ -68,8 +69,9 @@ export async function measureTaintedTradeoff(
   const users = await readManifest(attackFolder(root, DEFAULT_ATTACK), readText);
   const drafted = await readDraftedManifest(draftedFolder(root), readText);
   const variants: [string, "hand" | "drafted", string, string][] = [
-    ["drafted, as drafted (pinned)", "drafted", "", ""],
+    ["drafted, as drafted", "drafted", "", ""],
     ["drafted, pinned -> confirm", "drafted", "pinned", "confirm"],
+    ["drafted, pinned -> named", "drafted", "pinned", "named"],
     ["hand-written, as written", "hand", "", ""],
     ["hand-written, confirm -> pinned", "hand", "confirm", "pinned"],
   ];

@@ -21,6 +21,8 @@ const DESTROY_WORD =
   /(^|_)(delete|remove|destroy|erase|purge|drop|revoke|cancel|kick|ban|overwrite|wipe|truncate)(_|$)/;
 const DESTROY_TEXT =
   /\b(delete[sd]?|remove[sd]?|destroy(s|ed)?|erase[sd]?|purge[sd]?|revoke[sd]?|cancel(s|led)?|overwrite[sd]?)\b/i;
+/** Verbs that commit the user to one of many options (a booking, a purchase), by common API conventions. */
+const COMMIT_WORD = /(^|_)(reserve|book|purchase|buy|order|rent|hire|subscribe|enroll|checkout)(_|$)/;
 const OUTWARD =
   /(^|_)(send|post|email|mail|message|share|invite|publish|upload|forward|reply|transfer|transaction|pay|money|submit|notify|webhook|tweet|comment|fetch|http|request|browse|navigate|webpage)(_|$)/;
 const URL_LIKE = /(^|_)(url|uri|link|href|endpoint|webhook|domain|host)s?$/;
@@ -29,25 +31,30 @@ const RESERVED = new Set(["__proto__", "constructor", "prototype"]);
 /**
  * How `pab generate` reads one tool: whether it only reads (MCP's
  * `readOnlyHint`, else its name's verb), whether it destroys (MCP's
- * `destructiveHint`, else its name's verb or its description), and whether it
- * sends data out.
+ * `destructiveHint`, else its name's verb or its description), whether it
+ * commits the user to one of many options (a booking, a purchase: its
+ * name's verb), and whether it sends data out.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { classifyTool } from "./draft_policy.ts";
- * assert.deepEqual(classifyTool({ name: "get_balance", parameters: {} }), { readOnly: true, destructive: false, outward: false });
- * assert.deepEqual(classifyTool({ name: "send_money", parameters: { recipient: "string" } }), { readOnly: false, destructive: false, outward: true });
+ * assert.deepEqual(classifyTool({ name: "get_balance", parameters: {} }), { readOnly: true, destructive: false, commits: false, outward: false });
+ * assert.deepEqual(classifyTool({ name: "send_money", parameters: { recipient: "string" } }), { readOnly: false, destructive: false, commits: false, outward: true });
+ * assert.equal(classifyTool({ name: "book_flight", parameters: { flight: "string" } }).commits, true);
  * ```
  */
-export function classifyTool(tool: ToolDefinition): { readOnly: boolean; destructive: boolean; outward: boolean } {
+export function classifyTool(
+  tool: ToolDefinition,
+): { readOnly: boolean; destructive: boolean; commits: boolean; outward: boolean } {
   const name = snakeCase(tool.name);
   const readOnly = tool.readOnly ?? (!WRITE_WORD.test(name) && READ_WORD.test(name));
   const destructive = !readOnly &&
     (tool.destructive ?? (DESTROY_WORD.test(name) || DESTROY_TEXT.test(firstSentence(tool.description ?? ""))));
+  const commits = !readOnly && COMMIT_WORD.test(name);
   const outward = OUTWARD.test(name) || tool.openWorld === true ||
     Object.keys(tool.parameters).some((arg) => URL_LIKE.test(snakeCase(arg)));
-  return { readOnly, destructive, outward };
+  return { readOnly, destructive, commits, outward };
 }
 
 /**
@@ -100,7 +107,7 @@ export function draftPolicy(tools: readonly ToolDefinition[], source: string): s
 }
 
 function draftTool(tool: ToolDefinition): string[] {
-  const { readOnly, destructive } = classifyTool(tool);
+  const { readOnly, destructive, commits } = classifyTool(tool);
   const lines = [`  ${key(tool.name)}:`];
   const output = readOnly ? readOutputTrust(tool) : readChangeOutput(tool);
   if (output.kind === "untrusted") lines.push(`    output: untrusted # ${comment(output.why)}`);
@@ -115,7 +122,11 @@ function draftTool(tool: ToolDefinition): string[] {
   else {
     lines.push(
       destructive
-        ? `    on_tainted: confirm # ${destroyReason(tool)}: once untrusted input was read, the user confirms`
+        ? `    on_tainted: named # ${destroyReason(tool)}: once untrusted input was read, asks unless the user's ` +
+          "own words name every selector"
+        : commits
+        ? "    on_tainted: named # commits the user to one of many options (a booking, a purchase): once untrusted " +
+          "input was read, asks unless the user's own words name the choice"
         : "    on_tainted: pinned # changes state: asks only if provenance does not pin every argument",
     );
   }

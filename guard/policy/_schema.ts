@@ -6,7 +6,7 @@ const trust = z.enum(["suspicious", "attested", "trusted"]);
 const readers = z.union([z.literal("all"), z.array(name)]);
 const labelObject = z.strictObject({ readers, trust });
 const labelRef = z.union([name, labelObject]);
-const onTainted = z.enum(["allow", "confirm", "block", "pinned"]);
+const onTainted = z.enum(["allow", "confirm", "block", "pinned", "named"]);
 
 const argRule = z.strictObject({
   require: z.optional(z.enum(["trusted", "attested"])),
@@ -94,6 +94,7 @@ export const KNOWN_KEYS: readonly string[] = [
   "untrusted_fields",
   "trusted_fields",
   "pinned",
+  "named",
   "readers",
   "groups",
   "directory",

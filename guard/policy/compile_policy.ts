@@ -161,7 +161,7 @@ class Compiler {
       schemas,
       casts,
       default: {
-        onTainted: onTainted === "block" || onTainted === "pinned" ? onTainted : "confirm" as const,
+        onTainted: onTainted === "allow" ? "confirm" as const : onTainted,
         outwardEmbedded: raw.default?.outward_embedded ?? "trusted",
         confirmUntrustedFrom: raw.default?.confirm_untrusted_from ?? "designated",
       },

@@ -67,9 +67,12 @@ export interface ToolPolicy {
    * `pinned` the user's word only when some argument of the call has no rule
    * (a `require` rule, an `allow` list, or an `embedded` rule on free text), or
    * the tool has no `require` rule at all: where provenance pins every
-   * effect-bearing argument, strangers' text in the context alone does not ask.
+   * effect-bearing argument, strangers' text in the context alone does not ask;
+   * `named` as `pinned`, and each `require` argument's value must also come
+   * from the user's own words (a value a listing alone vouches for is a choice
+   * strangers' text may have steered).
    */
-  readonly onTainted?: "allow" | "confirm" | "block" | "pinned";
+  readonly onTainted?: "allow" | "confirm" | "block" | "pinned" | "named";
   /** Rules for named arguments. */
   readonly args: Readonly<Record<string, ArgRule>>;
   /** Who receives what the call sends. */
@@ -129,7 +132,7 @@ export interface CastPolicy {
 /** The policy's `default:` section, with the library's defaults filled in. */
 export interface PolicyDefaults {
   /** What a tool the policy does not name needs once untrusted input was read (`on_tainted`). */
-  readonly onTainted: "confirm" | "block" | "pinned";
+  readonly onTainted: "confirm" | "block" | "pinned" | "named";
   /**
    * The least trust a source must have to vouch for a link or e-mail address
    * inside any argument of a tool that sends data outward, when the policy has

@@ -146,7 +146,11 @@ export function readOutputTrust(tool: ToolDefinition): OutputReading {
         : "it says nothing about what it returns; no output schema says which fields",
     };
   }
-  return { kind: "trusted", why: "a closed-world read whose description names nothing others write" };
+  return {
+    kind: "trusted",
+    why: "a closed-world read whose description names nothing others write (a guess from its words: if others " +
+      "write any of what it returns, list the platform's fields in trusted_fields)",
+  };
 }
 
 /**

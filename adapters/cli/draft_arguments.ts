@@ -42,14 +42,16 @@ const SELECTORS: readonly { pattern: RegExp; what: string }[] = [
   },
   { pattern: /(^|_)(id|ids|uuid|key|ref|reference|handle|slug)$|_ids?$/, what: "which object the change acts on" },
   {
-    pattern:
-      /(^|_)(name|names|filename|file|files|attachments?|company|hotel|restaurant|item|product|entity|entities|project|event)$/,
+    pattern: /(^|_)(name|names|filename|file|files|attachments?|item|product|project|event)$/,
     what: "which object the change acts on",
   },
 ];
 const CREDENTIAL = /(^|_)(password|passphrase|secret|token|api_key|credentials?|pin)$/;
 /** Text that runs: a command, a script, code, a query in a query language. What it does is the effect. */
 const EXECUTED = /(^|_)(command|commands|cmd|script|code|shell|program|exec|eval|expression|sql|statement|argv)$/;
+/** A description that says the value names the object acted on ("the name of the hotel", "where the booking is made"). */
+const NAMES_AN_OBJECT =
+  /\b(name|id|identifier|iban) of (the|a|an)\b|\bwhere (the|a|an) \w+ is (made|sent|placed|booked)\b|^where\b/i;
 const SELECTOR_WORDS =
   /\b(recipients?|e-?mail address|iban|account( number)?|url|link|id|identifier|name of the|path|amount|who|whom)\b/i;
 
@@ -110,6 +112,8 @@ export function readArgument(tool: ToolDefinition, name: string): ArgumentReadin
     }
   }
   if (type === "number" || type === "integer") return selector("a number the schema does not bound: how much");
+  const naming = schema.description ? NAMES_AN_OBJECT.exec(schema.description) : null;
+  if (naming) return selector(`its description says it names the object ("${naming[0]}")`);
   const described = schema.description ? SELECTOR_WORDS.exec(schema.description) : null;
   if (described && type !== "string") return selector(`its description says "${described[0]}"`);
   if (described && /^(recipients?|e-?mail address|iban|account( number)?|url|link|identifier)$/i.test(described[0])) {

@@ -76,6 +76,8 @@ Deno.test("readArgument() classifies selectors, credentials, text that runs, con
       force: "boolean",
       retries: "integer",
       replicas: "integer",
+      postal_code: "string",
+      shell_command: "string",
     },
     schemas: {
       mode: { type: "string", enum: ["fast", "safe"] },
@@ -95,6 +97,8 @@ Deno.test("readArgument() classifies selectors, credentials, text that runs, con
     force: "option",
     retries: "option",
     replicas: "selector",
+    postal_code: "content",
+    shell_command: "selector",
   });
   assert.equal(kinds.mode.rule, '{ allow: ["fast", "safe"] }');
   assert.equal(kinds.retries.rule, '{ allow: ["0", "1", "2", "3"] }');

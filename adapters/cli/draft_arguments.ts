@@ -48,7 +48,8 @@ const SELECTORS: readonly { pattern: RegExp; what: string }[] = [
 ];
 const CREDENTIAL = /(^|_)(password|passphrase|secret|token|api_key|credentials?|pin)$/;
 /** Text that runs: a command, a script, code, a query in a query language. What it does is the effect. */
-const EXECUTED = /(^|_)(command|commands|cmd|script|code|shell|program|exec|eval|expression|sql|statement|argv)$/;
+const EXECUTED =
+  /^(command|commands|cmd|script|code|source_code|shell|program|exec|eval|expression|sql|statement|argv)$|_(command|commands|cmd|script|sql)$/;
 /** A description that says the value names the object acted on ("the name of the hotel", "where the booking is made"). */
 const NAMES_AN_OBJECT =
   /\b(name|id|identifier|iban) of (the|a|an)\b|\bwhere (the|a|an) \w+ is (made|sent|placed|booked)\b|^where\b/i;

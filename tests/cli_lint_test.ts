@@ -115,3 +115,16 @@ Deno.test("pab lint reads a policy from standard input and escapes control chara
   assert.equal(memory.stderr().split("\n").length, 3, memory.stderr());
   assert.match(memory.stderr(), /x\\nok: fake\.yaml \(9 tools\)\.alow \(line \d+\): unknown key "alow"/);
 });
+
+Deno.test("pab lint --tools with a file that is not tool definitions is an input error (exit 2)", async () => {
+  for (
+    const [text, message] of [
+      ["not json", /^error: Cannot read tool definitions from "t\.json": it is not JSON/],
+      ['{"hello": 1}', /^error: Cannot read tool definitions from "t\.json": expected an MCP tools\/list result/],
+    ] as const
+  ) {
+    const result = await pab(["lint", "--tools", "t.json", "a.yaml"], { "a.yaml": GOOD_YAML, "t.json": text });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, message);
+  }
+});

@@ -7,8 +7,9 @@
  * @module
  */
 import { knownLabel, meetPartial, type PartialLabel } from "../core/mod.ts";
+import { weakEvidence } from "../harvest/mod.ts";
 import type { Evidence, Gap, Note } from "./gap.ts";
-import { type Policy, toolPolicy } from "./policy/mod.ts";
+import { type Policy, type ToolPolicy, toolPolicy } from "./policy/mod.ts";
 import type { Judgement, JudgeState } from "./judge_state.ts";
 import type { ToolCall } from "./tool_call.ts";
 import { checkArguments } from "./check_arguments.ts";
@@ -74,6 +75,45 @@ export function judge(state: JudgeState, call: ToolCall): Judgement {
   }
 }
 
+/**
+ * For `on_tainted: pinned` and `named`: what provenance does not pin in this
+ * call. Every argument given (with a value) must have a rule that checks it
+ * (`require`, a non-empty `allow`, or `embedded` other than `off`), and the
+ * tool must have a `require` rule (a selector) for some argument: a tool with
+ * none, or a policy that does not name the tool, pins nothing. With `named`,
+ * each selector's value must also come from the user's own words (or the
+ * system prompt), and not be weak evidence (a short number the user's words
+ * happen to hold names nothing): a value only a tool's listing vouches for is
+ * a choice among legitimate options, which strangers' text may have steered.
+ */
+export function unpinnedArguments(
+  spec: ToolPolicy | undefined,
+  call: ToolCall,
+  named?: readonly Evidence[],
+): string[] {
+  const rules = spec?.args ?? {};
+  if (!Object.values(rules).some((rule) => rule.require)) return ["its effect (the tool has no require rule)"];
+  const given = Object.keys(call.args).filter((arg) => {
+    const value = call.args[arg];
+    return value !== null && value !== undefined && value !== "";
+  });
+  const unruled = given.filter((arg) => {
+    if (!Object.hasOwn(rules, arg)) return true;
+    const rule = rules[arg];
+    return !rule.require && !rule.allow.length && (rule.embedded === undefined || rule.embedded === "off");
+  }).map((arg) => `argument ${arg}`);
+  if (!named) return unruled;
+  const chosen = given.filter((arg) =>
+    Object.hasOwn(rules, arg) && rules[arg].require &&
+    named.some((item) =>
+      item.argument.split(/[.[]/)[0] === arg && item.sources.length &&
+      (weakEvidence(item.value) !== undefined ||
+        !item.sources.some((source) => source === "user" || source === "system"))
+    )
+  ).map((arg) => `argument ${arg} (the user's own words do not name it)`);
+  return [...unruled, ...chosen];
+}
+
 function judgeCall(state: JudgeState, call: ToolCall): Judgement {
   const { policy } = state;
   const spec = toolPolicy(policy, call.tool);
@@ -89,11 +129,15 @@ function judgeCall(state: JudgeState, call: ToolCall): Judgement {
   }
   checkArguments(state, spec, call, { gaps, notes, evidence });
   const onTainted = spec?.onTainted ?? policy.default.onTainted;
-  if (state.tainters.length && onTainted !== "allow") {
+  const pinning = onTainted === "pinned" || onTainted === "named";
+  const unpinned = pinning ? unpinnedArguments(spec, call, onTainted === "named" ? evidence : undefined) : [];
+  if (state.tainters.length && onTainted !== "allow" && (!pinning || unpinned.length)) {
     gaps.push({
       code: "tainted-context",
-      severity: onTainted,
-      message: `context contains untrusted input from ${state.tainters.join(", ")}`,
+      severity: pinning ? "confirm" : onTainted as "confirm" | "block",
+      message: `context contains untrusted input from ${state.tainters.join(", ")}${
+        pinning ? `, and nothing pins ${unpinned.join(", ")}` : ""
+      }`,
       sources: [...state.tainters],
     });
   }

@@ -67,8 +67,9 @@ const STRICTEST: PartialLabel = knownLabel(makeLabel([], "suspicious"));
 /**
  * Record a tool's output under its label. A malformed `options.label` makes
  * the branch take the strictest label, records the output under it, and then
- * throws {@linkcode LabelError}. A tool that declares `untrusted_fields` but
- * returns output that is not structured is untrusted as a whole. Values
+ * throws {@linkcode LabelError}. A tool that declares `untrusted_fields` or
+ * `trusted_fields` but returns output that is not structured is untrusted as
+ * a whole: a field rule never makes free text trusted. Values
  * nested beyond the indexing limit are indexed as text under the same label,
  * with a `deep-value` note in the ledger.
  */
@@ -85,7 +86,10 @@ export function recordOutput(context: RecordContext, tool: string, output: unkno
   const checked = options.label === undefined ? undefined : checkLabel(options.label);
   const problem = typeof checked === "string" ? checked : undefined;
   const actual = typeof checked === "string" ? strictest.known : checked;
-  const fields = toolPolicy(policy, tool)?.untrustedFields ?? [];
+  const spec = toolPolicy(policy, tool);
+  const fields = spec?.untrustedFields ?? [];
+  const trustedFields = spec?.trustedFields ?? [];
+  const fieldRules = fields.length + trustedFields.length;
   let trust: Trust = declared.unknown.length || problem
     ? "suspicious"
     : actual
@@ -94,10 +98,10 @@ export function recordOutput(context: RecordContext, tool: string, output: unkno
   const structured = options.data !== undefined
     ? options.data
     : typeof output === "string"
-    ? (trust !== "suspicious" || fields.length ? parseJsonObject(output) : undefined)
+    ? (trust !== "suspicious" || fieldRules ? parseJsonObject(output) : undefined)
     : output;
   let label = actual ? meetPartial(declared, knownLabel(actual)) : declared;
-  if (fields.length && (typeof structured !== "object" || structured === null)) {
+  if (fieldRules && (typeof structured !== "object" || structured === null)) {
     // It promised structure and did not keep the promise: nothing in it vouches for anything.
     trust = "suspicious";
     label = meetPartial(label, knownLabel(makeLabel(label.known.readers, "suspicious")));
@@ -115,6 +119,7 @@ export function recordOutput(context: RecordContext, tool: string, output: unkno
       structured,
       data: options.data,
       fields,
+      trustedFields,
       designated,
     });
     if (deep.length) {
@@ -144,6 +149,7 @@ interface Indexing {
   readonly structured: unknown;
   readonly data: unknown;
   readonly fields: readonly string[];
+  readonly trustedFields: readonly string[];
   readonly designated: boolean;
 }
 
@@ -181,11 +187,12 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
   }
   // Structured output vouches only for complete field values; fields written by strangers vouch for nothing.
   // A pattern covers a whole subtree: `from` also covers `from.address` and `from[0].name`.
-  const isStranger = compileFieldPatterns(item.fields);
+  const isStranger = strangerFields(item.fields, item.trustedFields);
   const leaves = readLeaves(item.structured);
   const own = leaves.filter((leaf) => !leaf.deep && !isStranger(leaf.path));
-  const stranger = leaves.filter((leaf) => !leaf.deep && isStranger(leaf.path));
-  const deep = leaves.filter((leaf) => leaf.deep);
+  // A subtree nested past the limit under a stranger's field is the stranger's too.
+  const stranger = leaves.filter((leaf) => isStranger(leaf.path));
+  const deep = leaves.filter((leaf) => leaf.deep && !isStranger(leaf.path));
   branch.addSource(name, { trust, label, fields: own.map((leaf) => leaf.text), designated });
   if (deep.length) {
     branch.addSource(`${name}[deep]`, { trust, label, texts: deep.map((leaf) => leaf.text), designated });
@@ -195,6 +202,7 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
       const matches = compileFieldPatterns([pattern]);
       return stranger.some((leaf) => matches(leaf.path));
     }).sort();
+    if (item.trustedFields.length) names.push("other fields");
     branch.addSource(`${name}[${names.join(",")}]`, {
       trust: "suspicious",
       label: meetPartial(label, knownLabel(makeLabel(label.known.readers, "suspicious"))),
@@ -203,6 +211,22 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
     });
   }
   return deep.map((leaf) => leaf.path || "(root)");
+}
+
+/**
+ * Which leaf paths strangers wrote: those `untrusted_fields` names, and with
+ * `trusted_fields`, every path it does not name (a value with no field name at
+ * all, such as an item of a top-level list, included).
+ */
+function strangerFields(untrusted: readonly string[], trusted: readonly string[]): (path: string) => boolean {
+  const named = compileFieldPatterns(untrusted);
+  if (!trusted.length) return named;
+  const platform = compileFieldPatterns(trusted);
+  return (path) => named(path) || !hasFieldName(path) || !platform(path);
+}
+
+function hasFieldName(path: string): boolean {
+  return path.replace(/\[\d+\]/g, "").replace(/^\.+/, "") !== "";
 }
 
 function parseJsonObject(text: string): unknown {

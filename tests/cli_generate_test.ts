@@ -59,52 +59,51 @@ Deno.test("pab generate drafts a lint-clean policy for every published MCP serve
   }
 });
 
-Deno.test("pab generate follows the filesystem server's read-only hints and guards where a change lands", async () => {
+Deno.test("pab generate follows the filesystem server's annotations and output schemas", async () => {
   const yaml = await generate(`${TOOLS}/mcp-server-filesystem.tools.json`);
-  assert.equal(
-    toolOf(yaml, "read_text_file"),
-    "  read_text_file:\n    output: untrusted # reads data others may have written\n" +
-      "    on_tainted: allow # only reads: nothing changes",
-  );
+  assert.match(toolOf(yaml, "read_text_file"), /\n {4}output: untrusted # its output schema has no field the platform/);
   const write = toolOf(yaml, "write_file");
-  assert.match(write, /\n {4}on_tainted: confirm # changes state/);
-  assert.match(write, /\n {6}path: \{ require: trusted \} # target-like/);
-  assert.match(toolOf(yaml, "move_file"), /\n {6}destination: \{ require: trusted \}/);
-  assert.equal(parsePolicy(yaml).tools.write_file.onTainted, "confirm");
+  // destructiveHint: true keeps the question once strangers' text was read, unless the user's words name the path.
+  assert.match(write, /\n {4}on_tainted: named # destructiveHint: it may destroy or overwrite/);
+  assert.match(write, /\n {6}path: \{ require: trusted, on_violation: confirm \} # selector, where a change lands/);
+  assert.match(write, /\n {6}content: \{ embedded: trusted \} # content/);
+  assert.match(toolOf(yaml, "edit_file"), /\n {6}dryRun: \{ allow: \["true", "false"\] \} # option: a boolean/);
+  // destructiveHint: false, every argument pinned: strangers' text alone does not ask.
+  assert.match(toolOf(yaml, "create_directory"), /\n {4}on_tainted: pinned #/);
+  assert.equal(parsePolicy(yaml).tools.write_file.onTainted, "named");
+  assert.equal(parsePolicy(yaml).tools.create_directory.onTainted, "pinned");
 });
 
-Deno.test("pab generate reads OpenAI tool definitions: recipient and URL trusted, free text checked for links", async () => {
+Deno.test("pab generate reads OpenAI tool definitions: output trust from descriptions, every argument classified", async () => {
   const yaml = await generate(`${TOOLS}/email.openai-tools.json`);
   assertLints(yaml, "email");
-  assert.equal(
-    toolOf(yaml, "send_email"),
-    [
-      "  send_email:",
-      "    output: untrusted # what a tool that changes state returns is not vouched for",
-      "    on_tainted: confirm # changes state: the user confirms once untrusted input was read",
-      "    args:",
-      "      to: { require: trusted } # recipient-like: who receives the data must come from the user or a trusted tool",
-      "      subject: { embedded: trusted } # free text sent out: links and addresses inside must come from trusted input",
-      "      body: { embedded: trusted } # free text sent out: links and addresses inside must come from trusted input",
-    ].join("\n"),
-  );
-  assert.match(toolOf(yaml, "fetch_page"), /url: \{ require: trusted \} # URL-like/);
-  assert.match(toolOf(yaml, "get_contacts"), /output: trusted # only reads the user's own data/);
-  assert.match(toolOf(yaml, "read_inbox"), /output: untrusted/);
+  const send = toolOf(yaml, "send_email");
+  assert.match(send, /\n {4}on_tainted: pinned #/);
+  assert.match(send, /\n {6}to: \{ require: trusted, on_violation: confirm \} # selector, who receives/);
+  assert.match(send, /\n {6}subject: \{ embedded: trusted \} # content/);
+  assert.match(send, /\n {6}body: \{ embedded: trusted \} # content/);
+  assert.match(toolOf(yaml, "fetch_page"), /output: untrusted # it takes a URL \(url\)/);
+  assert.match(toolOf(yaml, "fetch_page"), /url: \{ require: trusted, on_violation: confirm \}/);
+  assert.match(toolOf(yaml, "get_contacts"), /output: trusted # a closed-world read whose description names nothing/);
+  const inbox = toolOf(yaml, "read_inbox");
+  assert.match(inbox, /output: trusted # the platform's own records: its description speaks of records others write/);
+  assert.match(inbox, /\n {4}trusted_fields: \[id, /);
+  assert.doesNotMatch(inbox, /trusted_fields: \[[^\]]*\b(body|subject|sender|from)\b/);
 });
 
-Deno.test("pab generate drafts lint-clean policies for the four AgentDojo suites, money and accounts trusted", async () => {
+Deno.test("pab generate drafts lint-clean policies for the four AgentDojo suites, selectors and fields explained", async () => {
   for (const suite of ["banking", "slack", "travel", "workspace"]) {
     assertLints(await generate(`traces/agentdojo/v1.2.2/${suite}/suite.json`), suite);
   }
   const banking = await generate("traces/agentdojo/v1.2.2/banking/suite.json");
   const send = toolOf(banking, "send_money");
-  assert.match(send, /amount: \{ require: trusted \} # amount-like/);
-  assert.match(send, /recipient: \{ require: trusted \} # recipient-like/);
-  assert.match(send, /subject: \{ embedded: trusted \}/);
-  assert.match(toolOf(banking, "update_password"), /password: \{ require: trusted \} # credential-like/);
-  assert.match(toolOf(banking, "get_balance"), /output: trusted/);
-  assert.match(toolOf(banking, "get_most_recent_transactions"), /output: untrusted/);
+  assert.match(send, /amount: \{ require: trusted, on_violation: confirm \} # selector, how much/);
+  assert.match(send, /recipient: \{ require: trusted, on_violation: confirm \} # selector, who receives/);
+  assert.match(send, /subject: \{ embedded: trusted \} # content/);
+  assert.match(toolOf(banking, "update_password"), /password: \{ require: trusted \} # credential/);
+  assert.match(toolOf(banking, "get_balance"), /output: trusted # a closed-world read/);
+  assert.match(toolOf(banking, "get_most_recent_transactions"), /trusted_fields: \[id, /);
+  assert.match(toolOf(banking, "read_file"), /trusted_fields:/); // free text from it stays untrusted
 });
 
 Deno.test("pab generate quotes hostile names and leaves out reserved ones, so the draft still lints", async () => {

@@ -25,8 +25,8 @@ Deno.test("pab lint reports every issue with its path and hint, and exits 2", as
   assert.equal(
     result.stderr,
     'error: Cannot load policy "bad.yml": 2 issues\n' +
-      '  - at tools.send_email.args.to.require: invalid value "trustd" (use one of "trusted", "attested")\n' +
-      '  - at tools.send_email.on_taint: unknown key "on_taint" (did you mean "on_tainted"?)\n',
+      '  - at tools.send_email.args.to.require (line 6): invalid value "trustd" (use one of "trusted", "attested")\n' +
+      '  - at tools.send_email.on_taint (line 4): unknown key "on_taint" (did you mean "on_tainted"?)\n',
   );
 });
 
@@ -80,18 +80,26 @@ Deno.test("pab lint --json lists schema and semantic issues of every policy in o
   assert.equal(json.schemaVersion, 1);
   assert.deepEqual(json.policies[0], { file: "a.yaml", ok: true, tools: 2, issues: [] });
   assert.deepEqual(json.policies[1].issues, [
-    { kind: "schema", path: "tools.a.on_taint", message: 'unknown key "on_taint"', hint: 'did you mean "on_tainted"?' },
+    {
+      kind: "schema",
+      path: "tools.a.on_taint",
+      message: 'unknown key "on_taint"',
+      hint: 'did you mean "on_tainted"?',
+      line: 4,
+    },
     {
       kind: "semantic",
       path: "readers.groups",
       message: 'the unknown-address group "public" is not in readers.groups',
       hint: 'add "public" to readers.groups, or set readers.unknown to one of "corp"',
+      line: 2,
     },
     {
       kind: "semantic",
       path: "tools.b.recipients.0",
       message: 'undefined reader group "nowhere"',
       hint: 'define "nowhere" under readers.groups, or use one of "corp"',
+      line: 5,
     },
   ]);
   assert.equal(json.policies[2].ok, false);
@@ -105,5 +113,18 @@ Deno.test("pab lint reads a policy from standard input and escapes control chara
   const memory = memoryIo({ stdin: 'version: 1\ntools:\n  "x\\nok: fake.yaml (9 tools)": {alow: 1}\n' });
   assert.equal(await runCli(["lint", "-"], memory.io, { version: "0" }), 2);
   assert.equal(memory.stderr().split("\n").length, 3, memory.stderr());
-  assert.match(memory.stderr(), /x\\nok: fake\.yaml \(9 tools\)\.alow: unknown key "alow"/);
+  assert.match(memory.stderr(), /x\\nok: fake\.yaml \(9 tools\)\.alow \(line \d+\): unknown key "alow"/);
+});
+
+Deno.test("pab lint --tools with a file that is not tool definitions is an input error (exit 2)", async () => {
+  for (
+    const [text, message] of [
+      ["not json", /^error: Cannot read tool definitions from "t\.json": it is not JSON/],
+      ['{"hello": 1}', /^error: Cannot read tool definitions from "t\.json": expected an MCP tools\/list result/],
+    ] as const
+  ) {
+    const result = await pab(["lint", "--tools", "t.json", "a.yaml"], { "a.yaml": GOOD_YAML, "t.json": text });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, message);
+  }
 });

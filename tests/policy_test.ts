@@ -99,7 +99,11 @@ tools:
       ),
     "typos.yaml",
     [
-      { path: "default.on_tainted", message: 'invalid value "maybe"', hint: 'use one of "allow", "confirm", "block"' },
+      {
+        path: "default.on_tainted",
+        message: 'invalid value "maybe"',
+        hint: 'use one of "allow", "confirm", "block", "pinned", "named"',
+      },
       { path: "tools.send_email.on_taintd", message: 'unknown key "on_taintd"', hint: 'did you mean "on_tainted"?' },
       {
         path: "tools.send_email.needs_approval",

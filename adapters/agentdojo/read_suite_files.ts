@@ -16,6 +16,21 @@ export const AGENTDOJO_SUITES: readonly string[] = Object.freeze(["banking", "sl
 /** The AgentDojo version the traces were exported from. */
 export const AGENTDOJO_VERSION = "v1.2.2";
 
+/**
+ * Which policies the bench replays: `hand-written` (`<root>/policies/`, pinned by
+ * the traces' manifest) or `drafted` (`<root>/drafted/`, the unedited output of
+ * `pab generate` from each suite's `suite.json`, pinned by `<root>/drafted/manifest.json`).
+ */
+export type PolicySet = "hand-written" | "drafted";
+
+/** The policy sets, in report order. */
+export const POLICY_SETS: readonly PolicySet[] = Object.freeze(["hand-written", "drafted"]);
+
+/** The folder of the drafted policies under `root`. */
+export function draftedFolder(root: string): string {
+  return `${root}/drafted`;
+}
+
 /** The attack of the traces under `<root>/v1.2.2`; others live under `<root>/attacks/<attack>`. */
 export const DEFAULT_ATTACK = "important_instructions";
 
@@ -54,20 +69,51 @@ export function attackFolder(root: string, attack: string): string {
 /** Read and parse the manifest in `folder`. */
 export async function readManifest(folder: string, readText: (path: string) => Promise<string>): Promise<Manifest> {
   const path = `${folder}/manifest.json`;
-  let manifest;
-  try {
-    manifest = JSON.parse(await readText(path));
-  } catch (error) {
-    if (!(error instanceof SyntaxError)) throw error;
-    manifest = undefined;
-  }
-  if (!manifest || typeof manifest !== "object" || !manifest.suites || typeof manifest.suites !== "object") {
+  const manifest = await readJsonObject(path, readText);
+  if (!isRecord(manifest?.suites)) {
     throw new TraceError(
       `Cannot read "${path}": expected {"suites": {...}}; regenerate it with adapters/agentdojo/export_traces.py`,
     );
   }
-  const policies = manifest.policies && typeof manifest.policies === "object" ? manifest.policies : {};
-  return { folder, suites: manifest.suites, policies };
+  const policies = isRecord(manifest.policies) ? manifest.policies : {};
+  return { folder, suites: manifest.suites as Manifest["suites"], policies: policies as Manifest["policies"] };
+}
+
+/**
+ * Read the drafted policies' manifest (`{"policies": {SUITE: sha256}}`) in
+ * `folder`, as a {@linkcode Manifest} with no suites of its own.
+ */
+export async function readDraftedManifest(
+  folder: string,
+  readText: (path: string) => Promise<string>,
+): Promise<Manifest> {
+  const path = `${folder}/manifest.json`;
+  const manifest = await readJsonObject(path, readText);
+  if (!isRecord(manifest?.policies)) {
+    throw new TraceError(
+      `Cannot read "${path}": expected {"policies": {SUITE: sha256}}; regenerate the drafts with ` +
+        "deno task draft-agentdojo",
+    );
+  }
+  return { folder, suites: {}, policies: manifest.policies as Manifest["policies"] };
+}
+
+/** A JSON file's object, or `undefined` when it is not JSON or not an object (a read error is thrown). */
+async function readJsonObject(
+  path: string,
+  readText: (path: string) => Promise<string>,
+): Promise<Record<string, unknown> | undefined> {
+  try {
+    const value = JSON.parse(await readText(path));
+    return isRecord(value) ? value : undefined;
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
 }
 
 /** The suites a manifest holds, in report order. */
@@ -106,14 +152,16 @@ function listed(entry: SuiteManifest, suite: string, folder: string): string[] {
 /**
  * Read a suite's policy and traces, verifying each file (the policy included)
  * against the manifests. User traces come from `users`, attack traces from
- * `attacks` (the same manifest for the default attack). Throws
+ * `attacks` (the same manifest for the default attack); the policy from
+ * `<root>/policies/`, or with `drafted` from the drafted policies' folder,
+ * checked against that manifest. Throws
  * {@linkcode TraceError} when a file's hash does not match or the counts
  * disagree with the files listed.
  */
 export async function readSuiteFiles(
   root: string,
   suite: string,
-  manifests: { readonly users: Manifest; readonly attacks: Manifest },
+  manifests: { readonly users: Manifest; readonly attacks: Manifest; readonly drafted?: Manifest },
   readText: (path: string) => Promise<string>,
 ): Promise<SuiteFiles> {
   const userEntry = suiteEntry(manifests.users, suite);
@@ -134,10 +182,14 @@ export async function readSuiteFiles(
         `${userFiles.length} and ${attackFiles.length} files`,
     );
   }
-  const policyPath = `${root}/policies/${suite}.yaml`;
+  const drafted = manifests.drafted;
+  const policyPath = drafted ? `${drafted.folder}/${suite}.yaml` : `${root}/policies/${suite}.yaml`;
   const policyText = await readText(policyPath);
-  checked(policyPath, policyText, manifests.users.policies[suite]);
-  if (manifests.attacks !== manifests.users) checked(policyPath, policyText, manifests.attacks.policies[suite]);
+  if (drafted) checked(policyPath, policyText, drafted.policies[suite]);
+  else {
+    checked(policyPath, policyText, manifests.users.policies[suite]);
+    if (manifests.attacks !== manifests.users) checked(policyPath, policyText, manifests.attacks.policies[suite]);
+  }
   return {
     suite,
     policy: { source: `${suite}.yaml`, text: policyText },

@@ -10,9 +10,13 @@ import {
   attackFolder,
   benchSuite,
   DEFAULT_ATTACK,
+  draftedFolder,
   type FeedMode,
   formatSuiteReport,
   manifestSuites,
+  POLICY_SETS,
+  type PolicySet,
+  readDraftedManifest,
   readManifest,
   readSuiteFiles,
   type SuiteResult,
@@ -44,6 +48,10 @@ Then pab's finer split:
   attacks: blocked with no human / held for the user / through, out of the
     replayable pairs; pairs whose injection task has no reference solution are
     counted apart as excluded.
+
+With --policies drafted, the policies are instead the unedited drafts of
+pab generate from each suite's suite.json (DIR/drafted/, written by
+deno task draft-agentdojo).
 
 Every trace and policy is checked against the manifest's sha256 first.`,
   options: {
@@ -84,6 +92,13 @@ Every trace and policy is checked against the manifest's sha256 first.`,
       description: "Where the traces and policies are",
       default: DEFAULT_ROOT,
     },
+    policies: {
+      type: "string",
+      value: "SET",
+      description: "hand-written: DIR/policies/; drafted: DIR/drafted/, what pab generate\n" +
+        "drafts from each suite.json, unedited",
+      default: "hand-written",
+    },
     feed: {
       type: "string",
       value: "MODE",
@@ -101,12 +116,16 @@ Every trace and policy is checked against the manifest's sha256 first.`,
     const feed = input.string("feed") as FeedMode;
     if (!FEEDS.includes(feed)) throw new UsageError(`unknown --feed "${feed}": expected ran or recorded`, NAME);
     if (input.flag("detail") && !input.flag("json")) throw new UsageError("--detail needs --json", NAME);
+    const policies = input.string("policies") as PolicySet;
+    if (!POLICY_SETS.includes(policies)) {
+      throw new UsageError(`unknown --policies "${policies}": expected ${POLICY_SETS.join(" or ")}`, NAME);
+    }
     const attack = input.string("attack")!;
     if (!/^[a-z_]+$/.test(attack)) {
       throw new UsageError(`unknown attack "${attack}": expected a name like tool_knowledge`, NAME);
     }
     const root = input.string("traces")!.replace(/\/+$/, "");
-    const results = await runSuites(root, suite, attack, feed, io);
+    const results = await runSuites(root, { suite, attack, feed, policies }, io);
     const html = input.string("html");
     if (html !== undefined) {
       await writeOutputFile(html, renderBenchReport(benchReportInput(results, feed)), io, {
@@ -120,13 +139,14 @@ Every trace and policy is checked against the manifest's sha256 first.`,
   },
 });
 
-async function runSuites(
-  root: string,
-  suite: string | undefined,
-  attack: string,
-  feed: FeedMode,
-  io: Io,
-): Promise<SuiteResult[]> {
+interface RunChoice {
+  readonly suite: string | undefined;
+  readonly attack: string;
+  readonly feed: FeedMode;
+  readonly policies: PolicySet;
+}
+
+async function runSuites(root: string, { suite, attack, feed, policies }: RunChoice, io: Io): Promise<SuiteResult[]> {
   const readText = async (path: string) => {
     try {
       return await io.readTextFile(path);
@@ -138,10 +158,11 @@ async function runSuites(
   };
   const users = await readManifest(attackFolder(root, DEFAULT_ATTACK), readText);
   const attacks = attack === DEFAULT_ATTACK ? users : await readManifest(attackFolder(root, attack), readText);
+  const drafted = policies === "drafted" ? await readDraftedManifest(draftedFolder(root), readText) : undefined;
   const names = suite === undefined ? manifestSuites(attacks) : [suite];
   const results: SuiteResult[] = [];
   for (const name of names) {
-    const files = await readSuiteFiles(root, name, { users, attacks }, readText);
+    const files = await readSuiteFiles(root, name, { users, attacks, ...(drafted ? { drafted } : {}) }, readText);
     results.push(
       await benchSuite(files, {
         feed,

@@ -1,102 +1,82 @@
 /**
  * Draft a policy from tool definitions, with conservative defaults that are
- * explained in comments next to each line.
+ * explained in comments next to each line: what a tool's output is trusted
+ * for (from its annotations, description and output schema), how each
+ * argument of a tool that changes state is checked, and when strangers' text
+ * in the context asks the user.
  *
  * @module
  */
 import { escapeControl } from "./escape_text.ts";
+import { readArgument } from "./draft_arguments.ts";
+import { readChangeOutput, readOutputTrust, snakeCase } from "./draft_output.ts";
 import type { ToolDefinition } from "./tool_definitions.ts";
 
 const WRITE_WORD =
-  /(^|_)(send|post|create|update|delete|remove|write|edit|move|rename|add|append|share|invite|reserve|schedule|reschedule|cancel|pay|transfer|set|insert|upload|publish|forward|reply|submit|book|kick|ban|archive|close|merge|push|run|execute|exec|install|modify|change|patch|put|store|save)(_|$)/;
+  /(^|_)(send|post|create|update|delete|remove|write|edit|move|rename|add|append|share|invite|reserve|schedule|reschedule|cancel|pay|transfer|set|insert|upload|publish|forward|reply|submit|book|kick|ban|archive|close|merge|push|run|execute|exec|install|modify|change|patch|put|store|save|toggle|make|trigger)(_|$)/;
 const READ_WORD =
   /^(get|list|read|search|find|query|lookup|check|describe|view|show|count|fetch|browse|open|retrieve|download|print|echo|directory)(_|$)/;
-const OWN_DATA =
-  /(^|_)(user_info|user_information|profile|balance|iban|contacts|current_day|current_date|current_time|settings|preferences|allowed_directories|me|whoami)(_|$)/;
+/** Verbs that destroy or revoke, by common API conventions (HTTP DELETE, CRUD). */
+const DESTROY_WORD =
+  /(^|_)(delete|remove|destroy|erase|purge|drop|revoke|cancel|kick|ban|overwrite|wipe|truncate)(_|$)/;
+const DESTROY_TEXT =
+  /\b(delete[sd]?|remove[sd]?|destroy(s|ed)?|erase[sd]?|purge[sd]?|revoke[sd]?|cancel(s|led)?|overwrite[sd]?)\b/i;
+/** Verbs that commit the user to one of many options (a booking, a purchase), by common API conventions. */
+const COMMIT_WORD = /(^|_)(reserve|book|purchase|buy|order|rent|hire|subscribe|enroll|checkout)(_|$)/;
 const OUTWARD =
   /(^|_)(send|post|email|mail|message|share|invite|publish|upload|forward|reply|transfer|transaction|pay|money|submit|notify|webhook|tweet|comment|fetch|http|request|browse|navigate|webpage)(_|$)/;
 const URL_LIKE = /(^|_)(url|uri|link|href|endpoint|webhook|domain|host)s?$/;
-const ARGUMENT_KINDS: readonly { kind: string; pattern: RegExp; why: string; onlyIfChanging: boolean }[] = [
-  {
-    kind: "recipient",
-    pattern:
-      /^(to|cc|bcc|recipients?|emails?|email_address(es)?|participants?|attendees?|invitees?|phone(_number)?|channel|user|users|username|members?|contacts?)$|_(email|recipients?)$/,
-    why: "recipient-like: who receives the data must come from the user or a trusted tool",
-    onlyIfChanging: true,
-  },
-  {
-    kind: "url",
-    pattern: URL_LIKE,
-    why: "URL-like: a link can carry data out, so it must come from the user or a trusted tool",
-    onlyIfChanging: false,
-  },
-  {
-    kind: "account",
-    pattern: /(^|_)(iban|account|account_number|account_id|bic|swift|wallet|card|card_number|routing_number)$/,
-    why: "account-like: where money or access goes must come from the user or a trusted tool",
-    onlyIfChanging: false,
-  },
-  {
-    kind: "amount",
-    pattern: /(^|_)(amount|price|sum|total|cost|fee|payment)$/,
-    why: "amount-like: how much must come from the user or a trusted tool",
-    onlyIfChanging: false,
-  },
-  {
-    kind: "credential",
-    pattern: /(^|_)(password|passphrase|secret|token|api_key|credentials?)$/,
-    why: "credential-like: a new secret must come from the user",
-    onlyIfChanging: true,
-  },
-  {
-    kind: "target",
-    pattern: /(^|_)(path|file_path|destination|target)$/,
-    why: "target-like: where a change lands must come from the user or a trusted tool",
-    onlyIfChanging: true,
-  },
-];
-const FREE_TEXT = /(^|_)(body|content|message|text|subject|description|note|notes|comment|title|caption|summary)$/;
 const RESERVED = new Set(["__proto__", "constructor", "prototype"]);
 
 /**
- * How `pab generate` reads one tool: whether it only reads, whether what it
- * reads is the user's own data, and whether it sends data out.
+ * How `pab generate` reads one tool: whether it only reads (MCP's
+ * `readOnlyHint`, else its name's verb), whether it destroys (MCP's
+ * `destructiveHint`, else its name's verb or its description), whether it
+ * commits the user to one of many options (a booking, a purchase: its
+ * name's verb), and whether it sends data out.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { classifyTool } from "./draft_policy.ts";
- * assert.deepEqual(classifyTool({ name: "get_balance", parameters: {} }), { readOnly: true, ownData: true, outward: false });
- * assert.deepEqual(classifyTool({ name: "send_money", parameters: { recipient: "string" } }), { readOnly: false, ownData: false, outward: true });
+ * assert.deepEqual(classifyTool({ name: "get_balance", parameters: {} }), { readOnly: true, destructive: false, commits: false, outward: false });
+ * assert.deepEqual(classifyTool({ name: "send_money", parameters: { recipient: "string" } }), { readOnly: false, destructive: false, commits: false, outward: true });
+ * assert.equal(classifyTool({ name: "book_flight", parameters: { flight: "string" } }).commits, true);
  * ```
  */
-export function classifyTool(tool: ToolDefinition): { readOnly: boolean; ownData: boolean; outward: boolean } {
-  const name = snake(tool.name);
+export function classifyTool(
+  tool: ToolDefinition,
+): { readOnly: boolean; destructive: boolean; commits: boolean; outward: boolean } {
+  const name = snakeCase(tool.name);
   const readOnly = tool.readOnly ?? (!WRITE_WORD.test(name) && READ_WORD.test(name));
-  const ownData = readOnly && tool.openWorld !== true && OWN_DATA.test(name);
+  const destructive = !readOnly &&
+    (tool.destructive ?? (DESTROY_WORD.test(name) || DESTROY_TEXT.test(firstSentence(tool.description ?? ""))));
+  const commits = !readOnly && COMMIT_WORD.test(name);
   const outward = OUTWARD.test(name) || tool.openWorld === true ||
-    Object.keys(tool.parameters).some((arg) => URL_LIKE.test(snake(arg)));
-  return { readOnly, ownData, outward };
+    Object.keys(tool.parameters).some((arg) => URL_LIKE.test(snakeCase(arg)));
+  return { readOnly, destructive, commits, outward };
 }
 
 /**
  * Draft a YAML policy for `tools`, every default explained in a comment:
- * outputs untrusted unless a tool only reads the user's own data;
- * recipient-, URL-, account-, amount-, credential- and target-like arguments
- * `require: trusted`; free-text arguments of tools that send data out
- * `embedded: trusted` (links and addresses inside must come from trusted
- * input); `on_tainted: confirm` for tools that change state, `allow` for
- * reads. Names are quoted when they are not plain words; duplicate and
- * reserved names are left out with a comment.
+ * output trust read from what each tool says about itself (`untrusted` for the
+ * open world, `trusted_fields` for records others write into, `trusted` for a
+ * closed-world read that names no such records); every argument of a tool
+ * that changes state classified as a selector (`require: trusted`), content
+ * (`embedded: trusted`) or an option the schema bounds (`allow`);
+ * `on_tainted: pinned` for tools that change state (the user is asked only
+ * when provenance does not pin the call), `confirm` for tools that destroy,
+ * `allow` for reads. Names are quoted when they are not plain words;
+ * duplicate and reserved names are left out with a comment.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { draftPolicy } from "./draft_policy.ts";
  * const yaml = draftPolicy([{ name: "send_email", parameters: { to: "string", body: "string" } }], "tools.json");
- * assert.match(yaml, /\n {2}send_email:\n {4}output: untrusted #/);
- * assert.match(yaml, /\n {6}to: \{ require: trusted \} # recipient-like/);
- * assert.match(yaml, /\n {6}body: \{ embedded: trusted \} #/);
+ * assert.match(yaml, /\n {2}send_email:\n {4}output: trusted # the platform's own records/);
+ * assert.match(yaml, /\n {6}to: \{ require: trusted, on_violation: confirm \} # selector/);
+ * assert.match(yaml, /\n {6}body: \{ embedded: trusted \} # content/);
  * ```
  */
 export function draftPolicy(tools: readonly ToolDefinition[], source: string): string {
@@ -121,43 +101,61 @@ export function draftPolicy(tools: readonly ToolDefinition[], source: string): s
     seen.add(tool.name);
     lines.push(...draftTool(tool));
   }
+  // With no tool drafted, an empty mapping: a bare "tools:" would be null, which the policy format refuses.
+  if (!seen.size) lines[lines.indexOf("tools:")] = "tools: {} # no tool to draft";
   return `${lines.join("\n")}\n`;
 }
 
 function draftTool(tool: ToolDefinition): string[] {
-  const { readOnly, ownData, outward } = classifyTool(tool);
+  const { readOnly, destructive, commits } = classifyTool(tool);
   const lines = [`  ${key(tool.name)}:`];
-  lines.push(
-    ownData
-      ? "    output: trusted # only reads the user's own data"
-      : readOnly
-      ? "    output: untrusted # reads data others may have written"
-      : "    output: untrusted # what a tool that changes state returns is not vouched for",
-  );
-  lines.push(
-    readOnly
-      ? "    on_tainted: allow # only reads: nothing changes"
-      : "    on_tainted: confirm # changes state: the user confirms once untrusted input was read",
-  );
+  const output = readOnly ? readOutputTrust(tool) : readChangeOutput(tool);
+  if (output.kind === "untrusted") lines.push(`    output: untrusted # ${comment(output.why)}`);
+  else if (output.kind === "trusted") lines.push(`    output: trusted # ${comment(output.why)}`);
+  else {
+    lines.push(
+      `    output: trusted # the platform's own records: ${comment(output.why)}`,
+      `    trusted_fields: [${output.trustedFields.join(", ")}] # only these vouch; other fields and free text do not`,
+    );
+  }
+  if (readOnly) lines.push("    on_tainted: allow # only reads: nothing changes");
+  else {
+    lines.push(
+      destructive
+        ? `    on_tainted: named # ${destroyReason(tool)}: once untrusted input was read, asks unless the user's ` +
+          "own words name every selector"
+        : commits
+        ? "    on_tainted: named # commits the user to one of many options (a booking, a purchase): once untrusted " +
+          "input was read, asks unless the user's own words name the choice"
+        : "    on_tainted: pinned # changes state: asks only if provenance does not pin every argument",
+    );
+  }
   const args: string[] = [];
   for (const name of Object.keys(tool.parameters)) {
     if (RESERVED.has(name)) {
       lines.push(`    # left out argument ${escapeControl(JSON.stringify(name))}: a reserved word`);
       continue;
     }
-    const word = snake(name);
-    const kind = ARGUMENT_KINDS.find((entry) => entry.pattern.test(word) && (!entry.onlyIfChanging || !readOnly));
-    if (kind) args.push(`      ${key(name)}: { require: trusted } # ${kind.why}`);
-    else if (outward && !readOnly && FREE_TEXT.test(word)) {
-      args.push(
-        `      ${
-          key(name)
-        }: { embedded: trusted } # free text sent out: links and addresses inside must come from trusted input`,
-      );
-    }
+    const reading = readArgument(tool, name);
+    // A read changes nothing: only where it reaches (a URL, an account) can carry data out.
+    if (readOnly && !(reading.kind === "selector" && URL_LIKE.test(snakeCase(name)))) continue;
+    args.push(`      ${key(name)}: ${reading.rule} # ${comment(reading.why)}`);
   }
   if (args.length) lines.push("    args:", ...args);
   return lines;
+}
+
+function destroyReason(tool: ToolDefinition): string {
+  if (tool.assumed?.includes("destructive")) return "destructiveHint (MCP's default: the server does not say)";
+  return tool.destructive === true ? "destructiveHint: it may destroy or overwrite" : "destroys or revokes";
+}
+
+function firstSentence(text: string): string {
+  return text.split(/(?<=\.)\s/)[0];
+}
+
+function comment(text: string): string {
+  return escapeControl(text).replace(/[\r\n]+/g, " ");
 }
 
 function key(name: string): string {
@@ -172,8 +170,4 @@ function quoteYaml(text: string): string {
     /[\u007f-\u009f\u2028\u2029\ufeff]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
-}
-
-function snake(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[-.\s]+/g, "_").toLowerCase();
 }

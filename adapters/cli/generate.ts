@@ -26,22 +26,30 @@ import { writeOutputFile } from "./write_output.ts";
  * import { memoryIo } from "./memory_io.ts";
  * const memory = memoryIo({ stdin: '{"tools":[{"name":"send_email","inputSchema":{"properties":{"to":{"type":"string"}}}}]}' });
  * assert.equal(await generateCommand.run(["-"], memory.io), 0);
- * assert.match(memory.stdout(), /to: \{ require: trusted \}/);
+ * assert.match(memory.stdout(), /to: \{ require: trusted, on_violation: confirm \}/);
  * ```
  */
 export const generateCommand: Command = defineCommand({
   name: "generate",
   summary: "Draft a policy from tool definitions (MCP tools/list, OpenAI tools, an AgentDojo suite)",
-  description: `Draft a policy from tool definitions, with conservative defaults, each explained
-in a comment, and print it (or write it to a new file with --out):
+  description: `Draft a policy from tool definitions, every line explained in a comment, and
+print it (or write it to a new file with --out). It reads what each tool says
+about itself (MCP annotations, description, output schema, parameters' JSON
+Schema), never a list of known tool names:
 
-  - outputs are untrusted, unless a tool only reads the user's own data;
-  - recipient-, URL-, account- and amount-like arguments (and the path a
-    change lands on) require a trusted source;
-  - free-text arguments of tools that send data out are checked for embedded
-    links and addresses (embedded: trusted);
-  - tools that change state need the user's confirmation once untrusted input
-    was read (on_tainted: confirm); reads are allowed.
+  - output: untrusted for the open world (openWorldHint, a URL parameter, a
+    description of the web); trusted with trusted_fields (only ids, times,
+    amounts, state flags vouch) for records others write into (mail,
+    messages, files, events, transactions, reviews); trusted for a
+    closed-world read that names nothing others write;
+  - every argument of a tool that changes state is a selector (require:
+    trusted, on_violation: confirm), a credential (require: trusted), content
+    (embedded: trusted) or an option the schema bounds (allow: its values);
+  - on_tainted: pinned for tools that change state (asks once untrusted input
+    was read only if some argument has no rule), confirm for tools that
+    destroy (destructiveHint, a delete/remove/cancel verb), allow for reads.
+    MCP's defaults apply to hints a server leaves out (openWorldHint and
+    destructiveHint true).
 
 SOURCE is a JSON file (or "-" for standard input) holding an MCP server's
 tools/list result ({"tools":[...]}), OpenAI tool definitions

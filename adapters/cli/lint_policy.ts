@@ -8,6 +8,7 @@ import { load } from "npm:js-yaml@5.5.0";
 import { parse as parseJsonc } from "npm:jsonc-parser@3.3.1";
 import { compilePolicy, type Policy } from "../../guard/mod.ts";
 import { parsePolicy, type PolicyFormat } from "../../guard/policy/text/mod.ts";
+import { lineOfPath } from "./policy_line.ts";
 
 /**
  * One problem found in a policy, with its kind.
@@ -27,6 +28,8 @@ export interface LintIssue {
   readonly message: string;
   /** How to fix it. */
   readonly hint: string;
+  /** The 1-based line of the path in the policy's text, when the text has it (not for syntax issues). */
+  readonly line?: number;
 }
 
 /**
@@ -53,7 +56,8 @@ const SCHEMA_MESSAGE = /^(unknown key|invalid value|expected |missing required k
  * there are some, this removes the offending keys from the parsed document
  * and compiles the rest again, up to 8 times, to collect the semantic issues
  * the schema issues would hide (an issue at or above a removed key is left
- * out: the removal may have caused it). Issues are classified by their wording
+ * out: the removal may have caused it). Each issue carries the line of its
+ * path in the text when the text has it. Issues are classified by their wording
  * (schema issues are about unknown keys, invalid values and missing keys).
  *
  * @example
@@ -68,6 +72,18 @@ const SCHEMA_MESSAGE = /^(unknown key|invalid value|expected |missing required k
  * ```
  */
 export function lintPolicyText(text: string, options: { source: string; format: PolicyFormat }): LintResult {
+  const result = collectIssues(text, options);
+  if (!result.issues.length) return result;
+  return {
+    issues: result.issues.map((issue) => {
+      if (issue.kind === "syntax") return issue;
+      const line = lineOfPath(text, options.format, issue.path);
+      return line === undefined ? issue : { ...issue, line };
+    }),
+  };
+}
+
+function collectIssues(text: string, options: { source: string; format: PolicyFormat }): LintResult {
   let first: readonly LintIssue[];
   try {
     return { policy: parsePolicy(text, options), issues: [] };

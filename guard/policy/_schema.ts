@@ -6,7 +6,7 @@ const trust = z.enum(["suspicious", "attested", "trusted"]);
 const readers = z.union([z.literal("all"), z.array(name)]);
 const labelObject = z.strictObject({ readers, trust });
 const labelRef = z.union([name, labelObject]);
-const onTainted = z.enum(["allow", "confirm", "block"]);
+const onTainted = z.enum(["allow", "confirm", "block", "pinned", "named"]);
 
 const argRule = z.strictObject({
   require: z.optional(z.enum(["trusted", "attested"])),
@@ -28,6 +28,7 @@ const tool = z.strictObject({
   output: z.optional(output),
   outward: z.optional(z.boolean()),
   untrusted_fields: z.optional(z.array(name).check(z.minLength(1))),
+  trusted_fields: z.optional(z.array(name).check(z.minLength(1))),
   on_tainted: z.optional(onTainted),
   args: z.optional(z.record(z.string(), argRule)),
   recipients: z.optional(z.array(recipient)),
@@ -90,6 +91,10 @@ export const KNOWN_KEYS: readonly string[] = [
   "outward_embedded",
   "confirm_untrusted_from",
   "outward",
+  "untrusted_fields",
+  "trusted_fields",
+  "pinned",
+  "named",
   "readers",
   "groups",
   "directory",

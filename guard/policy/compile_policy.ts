@@ -161,7 +161,7 @@ class Compiler {
       schemas,
       casts,
       default: {
-        onTainted: onTainted === "block" ? "block" as const : "confirm" as const,
+        onTainted: onTainted === "allow" ? "confirm" as const : onTainted,
         outwardEmbedded: raw.default?.outward_embedded ?? "trusted",
         confirmUntrustedFrom: raw.default?.confirm_untrusted_from ?? "designated",
       },
@@ -224,6 +224,7 @@ class Compiler {
       output: Object.freeze(output),
       ...(spec.outward === undefined ? {} : { outward: spec.outward }),
       untrustedFields: Object.freeze(this.#fieldPatterns(spec.untrusted_fields ?? [], `${at}.untrusted_fields`)),
+      trustedFields: Object.freeze(this.#trustedFields(spec, output, at)),
       ...(spec.on_tainted ? { onTainted: spec.on_tainted } : {}),
       args: Object.freeze(args),
       recipients: Object.freeze(recipients),
@@ -321,6 +322,19 @@ class Compiler {
 
   #list(items: readonly string[]): string {
     return items.map((item) => `"${item}"`).join(", ");
+  }
+
+  /** Trusted field patterns: checked as patterns, and only on an output whose label vouches for something. */
+  #trustedFields(spec: RawTool, output: OutputSpec, at: string): string[] {
+    const patterns = this.#fieldPatterns(spec.trusted_fields ?? [], `${at}.trusted_fields`);
+    if (patterns.length && (output.kind !== "label" || output.label.trust === "suspicious")) {
+      this.#issue(
+        `${at}.trusted_fields`,
+        "trusted_fields names the fields that keep the output's label, but this output is untrusted or unlabelled",
+        "declare output: trusted (or a trusted label), or remove trusted_fields",
+      );
+    }
+    return patterns;
   }
 
   /** Untrusted field patterns, each checked now so a bad one fails at load, not at the first output. */

@@ -54,8 +54,25 @@ export interface ToolPolicy {
    * separate untrusted source, while the other fields keep the output's label.
    */
   readonly untrustedFields: readonly string[];
-  /** What to do once untrusted input was read; `undefined` falls back to the default. */
-  readonly onTainted?: "allow" | "confirm" | "block";
+  /**
+   * Field names whose values in the tool's structured output the platform
+   * itself writes (ids, timestamps, amounts): when given, only these keep the
+   * output's label; every other field, and output that is not structured, is
+   * recorded as untrusted. The fail-safe twin of `untrustedFields`.
+   */
+  readonly trustedFields: readonly string[];
+  /**
+   * What a tainted context costs a call (`undefined` falls back to the
+   * default): `allow` nothing; `confirm` the user's word; `block` no route;
+   * `pinned` the user's word only when some argument of the call has no rule
+   * (a `require` rule, an `allow` list, or an `embedded` rule on free text), or
+   * the tool has no `require` rule at all: where provenance pins every
+   * effect-bearing argument, strangers' text in the context alone does not ask;
+   * `named` as `pinned`, and each `require` argument's value must also come
+   * from the user's own words (a value a listing alone vouches for is a choice
+   * strangers' text may have steered).
+   */
+  readonly onTainted?: "allow" | "confirm" | "block" | "pinned" | "named";
   /** Rules for named arguments. */
   readonly args: Readonly<Record<string, ArgRule>>;
   /** Who receives what the call sends. */
@@ -115,7 +132,7 @@ export interface CastPolicy {
 /** The policy's `default:` section, with the library's defaults filled in. */
 export interface PolicyDefaults {
   /** What a tool the policy does not name needs once untrusted input was read (`on_tainted`). */
-  readonly onTainted: "confirm" | "block";
+  readonly onTainted: "confirm" | "block" | "pinned" | "named";
   /**
    * The least trust a source must have to vouch for a link or e-mail address
    * inside any argument of a tool that sends data outward, when the policy has

@@ -62,6 +62,7 @@ const DOORS: Readonly<Record<string, { readonly entry: string; readonly names: r
   "./mcp": {
     entry: "./adapters/mcp/mod.ts",
     names: [
+      "AllowQuestion",
       "MCP_CAST",
       "McpRelay",
       "McpRelayOptions",
@@ -77,7 +78,6 @@ const DOORS: Readonly<Record<string, { readonly entry: string; readonly names: r
       "labelFromAnnotations",
       "labelFromIfc",
       "labelServerTools",
-      "resultText",
       "rulingElicitation",
       "runStdioProxy",
       "userAllowed",

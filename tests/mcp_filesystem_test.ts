@@ -100,7 +100,7 @@ async function script(run: Run, files: string): Promise<void> {
   // The user refuses this one: it never reaches the server.
   const refused = await call("write_file", { path: `${files}/secret.txt`, content: "x" });
   assert.equal(refused.result.isError, true);
-  assert.match(refused.text, /^pab denied this call: write_file: block/);
+  assert.match(refused.text, /^pab denied this call: write_file: (block|confirm)/);
   await assert.rejects(Deno.stat(`${files}/secret.txt`), Deno.errors.NotFound);
 }
 
@@ -111,6 +111,10 @@ Deno.test("pab generate + pab mcp in front of server-filesystem: every legitimat
   const run = await session(dir, await draft(dir), "secret.txt");
   try {
     await script(run, `${dir}/files`);
+    // The proxy's stderr arrives on its own stream: wait (bounded) for the line.
+    for (let tries = 0; tries < 50 && !/pab mcp: the user declined write_file/.test(run.stderr()); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     assert.match(run.stderr(), /pab mcp: the user declined write_file/);
   } finally {
     await run.close();
@@ -124,7 +128,7 @@ Deno.test("pab mcp --request: the user's own words vouch for the paths, and a re
   await Deno.mkdir(`${dir}/files`);
   const files = `${dir}/files`;
   const request = `Write hello to ${files}/notes.txt, make it say hello world, then file it under ${files}/archive ` +
-    `as ${files}/archive/notes.txt. Also put x in ${files}/secret.txt.`;
+    `as ${files}/archive/notes.txt.`;
   await Deno.writeTextFile(`${dir}/request.txt`, request);
   const store = `${dir}/audit.kv`;
   const run = await session(dir, await draft(dir), "secret.txt", [
@@ -135,8 +139,9 @@ Deno.test("pab mcp --request: the user's own words vouch for the paths, and a re
   ]);
   try {
     await script(run, files);
-    // No question asked whether a value was the user's: the request said so.
-    assert.ok(run.asked.every((question) => !question.startsWith("pab cannot see")), run.asked.join("\n---\n"));
+    // The request gave every legitimate path, so the only question is about the path it did not give.
+    assert.equal(run.asked.length, 1, run.asked.join("\n---\n"));
+    assert.match(run.asked[0], /secret\.txt/);
   } finally {
     await run.close();
   }

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { type LineRead, LineSplitter, readLine } from "../adapters/mcp/mod.ts";
+import { type LineRead, LineSplitter, readLine } from "../adapters/mcp/json_rpc_lines.ts";
 
 const message = fc.oneof(
   fc.record({ jsonrpc: fc.constant("2.0"), id: fc.oneof(fc.nat(), fc.string()), method: fc.string({ minLength: 1 }) }),

@@ -8,7 +8,7 @@
  * Run: deno run -A tests/mcp_proxy_overhead.ts [--sizes 1024,1048576] [--runs 3]
  */
 import { parseArgs } from "node:util";
-import { modelView } from "../adapters/mcp/mod.ts";
+import { modelView } from "../adapters/mcp/model_view.ts";
 import { Guard } from "../guard/mod.ts";
 import { parsePolicy } from "../guard/policy/text/mod.ts";
 

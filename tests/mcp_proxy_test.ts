@@ -139,7 +139,13 @@ Deno.test("pab mcp blocks an injected address, passes a trusted one and asks the
     assert.match(textOf(no), /^pab denied this call: post_note: block/);
     assert.match(textOf(no), /the user did not confirm/);
     assert.equal(session.asked.length, 2);
-    assert.match(session.asked[0], /^pab asks you to allow or refuse one tool call\.\npost_note: confirm/);
+    // A value from no input: the question is whether it is the user's own (a yes records it as theirs).
+    assert.match(
+      session.asked[0],
+      /^pab cannot see what you asked the assistant\. Did you give these values yourself\?/,
+    );
+    assert.match(session.asked[0], /\npost_note: confirm\n/);
+    assert.match(session.asked[1], /^pab asks you to allow or refuse one tool call\.\npost_note: confirm/);
     assert.match(session.asked[1], /eve@attacker\.example/);
 
     // Only the allowed calls reached the server.

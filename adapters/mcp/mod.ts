@@ -24,31 +24,12 @@
  */
 export { McpRelay, type McpRelayOptions, type Proposer, type ProposerFactory } from "./mcp_relay.ts";
 export { runStdioProxy, type StdioProxyOptions } from "./stdio_proxy.ts";
-export {
-  DESCRIPTIONS_TOOL,
-  guardForServer,
-  labelServerTools,
-  MCP_CAST,
-  SERVER_INPUT_TOOLS,
-  type ServerGuardOptions,
-} from "./guard_for_server.ts";
-export {
-  DEFAULT_MAX_MESSAGE_BYTES,
-  type LineProblem,
-  type LineRead,
-  LineSplitter,
-  readLine,
-} from "./json_rpc_lines.ts";
-export { type LineStreams, LineTransport } from "./line_transport.ts";
-export { type ModelView, modelView } from "./model_view.ts";
-export { ToolCatalog, type ToolChange } from "./tool_catalog.ts";
+export { guardForServer, labelServerTools, MCP_CAST, type ServerGuardOptions } from "./guard_for_server.ts";
 export { labelFromAnnotations, labelFromIfc, ServerSignals, type ToolAnnotations } from "./server_signals.ts";
 export {
   type AllowQuestion,
-  changeElicitation,
   deniedResult,
   rulingElicitation,
   type ToolResult,
   userAllowed,
-  vouchElicitation,
 } from "./tool_call_answers.ts";

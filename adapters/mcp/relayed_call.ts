@@ -64,6 +64,10 @@ export class RelayedCall {
   /** The id the server knows this call by (the client's id never reaches the server). */
   readonly serverId: string;
   #relayed: Response | undefined;
+  /** Values the user claimed as their own in answer to this call's question, recorded once the call ran. */
+  #claimed: readonly string[] | undefined;
+  /** Whether this call already asked whether its values are the user's (one such question per call). */
+  #askedClaim = false;
 
   /** A call for `request`, relayed to the server as `serverId`. */
   constructor(context: CallContext, request: Message, serverId: string) {
@@ -87,8 +91,13 @@ export class RelayedCall {
       const proposer = await this.#context.proposer();
       if (!(await this.#approved(tool))) return;
       let outcome = await this.#propose(proposer, tool, args, params);
-      if (outcome.status === "blocked") outcome = await this.#vouch(proposer, tool, args, params, outcome.decision);
-      if (outcome.status === "done") return await this.#reply(this.#relayed!);
+      if (outcome.status === "blocked" && !this.#askedClaim) {
+        outcome = await this.#vouch(proposer, tool, args, params, outcome.decision);
+      }
+      if (outcome.status === "done") {
+        if (this.#claimed) await proposer.user?.(this.#claimed.join("\n"));
+        return await this.#reply(this.#relayed!);
+      }
       await this.#answer(deniedResult(outcome.decision, this.#context.canAsk()));
     } catch (error) {
       if (this.#relayed && error instanceof RelayedError) return await this.#reply(this.#relayed);
@@ -130,9 +139,7 @@ export class RelayedCall {
     const canAsk = this.#context.canAsk();
     return proposer.propose(tool, args, {
       accept: true,
-      ...(canAsk
-        ? { confirm: (decision: Decision) => covers(shown, decision) || this.#ask(rulingElicitation(decision)) }
-        : {}),
+      ...(canAsk ? { confirm: (decision: Decision) => this.#confirm(proposer, tool, decision, shown) } : {}),
       // Relay exactly the arguments the guard decided on (its private copy), not the request's object.
       run: async (decided) => {
         this.#relayed = await this.#context.request(
@@ -150,6 +157,30 @@ export class RelayedCall {
         return label ? withLabel(view.value, label) : view.value;
       },
     });
+  }
+
+  /**
+   * The user's answer to a confirm-level decision. When every gap that asks is
+   * a value found in no input pab saw, the question is whether the values are
+   * the user's own: a yes allows this call and, once it ran, records the
+   * values as the user's words, so a later call that uses them again (a file
+   * just written, then edited) is not asked again and is not mistaken for the
+   * tool's echo of them. Any other confirm-level decision gets the ruling
+   * question.
+   */
+  async #confirm(proposer: Proposer, tool: string, decision: Decision, shown?: Decision): Promise<boolean> {
+    if (covers(shown, decision)) return true;
+    const values = claimable(decision);
+    if (!values || !proposer.user || this.#context.options.askValues === false) {
+      return await this.#ask(rulingElicitation(decision));
+    }
+    this.#askedClaim = true;
+    if (!(await this.#ask(vouchElicitation(decision, values)))) {
+      this.#context.log(`the user declined ${tool}: the values are not theirs`);
+      return false;
+    }
+    this.#claimed = values;
+    return true;
   }
 
   /**
@@ -203,6 +234,18 @@ export class RelayedCall {
   #reply(response: Record<string, unknown>): Promise<void> {
     return this.#context.send("client", { ...response, jsonrpc: "2.0", id: this.#request.id });
   }
+}
+
+/**
+ * The values to ask the user about when every gap of `decision` is a
+ * confirm-level `invented-argument` with a text value; else undefined.
+ */
+function claimable(decision: Decision): string[] | undefined {
+  const asking = decision.gaps;
+  if (!asking.length || asking.some((gap) => gap.severity !== "confirm" || gap.code !== "invented-argument")) return;
+  const values = asking.map((gap) => gap.value);
+  if (!values.every((value): value is string => typeof value === "string" && value.length > 0)) return;
+  return [...new Set(values)];
 }
 
 /** Whether every confirm gap of `decision` was shown to the user in `shown` (their yes to it covers them). */

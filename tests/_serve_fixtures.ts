@@ -40,20 +40,38 @@ export async function policyFolder(): Promise<{ dir: string; policy: string }> {
   return { dir, policy };
 }
 
-/** Call the API; return the status and the JSON body. */
+/** The token of each session `call` made, by session id (a client keeps its sessions' tokens). */
+export const SESSION_TOKENS = new Map<string, string>();
+
+/**
+ * Call the API as a well-behaved client does: a JSON body is declared
+ * `application/json`, and a call on a session this module made carries its
+ * token (unless `init.headers` says otherwise). Return the status and the JSON body.
+ */
 export async function call(
   base: string,
   path: string,
   body?: unknown,
   init: RequestInit = {},
 ): Promise<{ status: number; json: Record<string, unknown> }> {
+  const method = init.method ?? (body === undefined && init.body === undefined ? "GET" : "POST");
+  const session = /^\/v1\/sessions\/([^/]+)/.exec(path)?.[1];
+  const token = session === undefined ? undefined : SESSION_TOKENS.get(decodeURIComponent(session));
+  const headers = {
+    ...(method === "POST" ? { "content-type": "application/json" } : {}),
+    ...(token ? { "pab-session-token": token } : {}),
+    ...Object.fromEntries(new Headers(init.headers).entries()),
+  };
   const response = await fetch(`${base}${path}`, {
-    method: body === undefined && !init.method ? "GET" : "POST",
+    method,
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     ...init,
+    headers,
   });
   const text = await response.text();
-  return { status: response.status, json: text ? JSON.parse(text) : {} };
+  const json = text ? JSON.parse(text) : {};
+  if (path === "/v1/sessions" && response.status === 201) SESSION_TOKENS.set(json.session, json.token);
+  return { status: response.status, json };
 }
 
 /** The permission flags `pab serve` and `pab hook` need. */

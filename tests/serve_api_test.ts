@@ -34,7 +34,10 @@ async function session(base: string): Promise<string> {
 
 Deno.test("apiHandler() answers health and makes sessions", async () => {
   await withServer(async (base) => {
-    assert.deepEqual(await call(base, "/v1/health"), { status: 200, json: { ok: true, version: "test" } });
+    assert.deepEqual(await call(base, "/v1/health"), {
+      status: 200,
+      json: { ok: true, version: "test", store: "memory" },
+    });
     const id = await session(base);
     assert.match(id, /^s_[0-9a-f]{24}$/);
     assert.notEqual(id, await session(base));
@@ -180,9 +183,14 @@ Deno.test("apiHandler() takes the user's confirmation as a ruling", async () => 
     const ruling = (yes.json.ruling as { id: string }).id;
     const sent = await call(base, `/v1/sessions/${id}/propose`, { tool: "send_email", args, rulings: [ruling] });
     assert.equal(sent.json.status, "reserved");
+    // The explanation and the decision name the ruling by the id the API gave.
+    assert.match(String(sent.json.explanation), new RegExp(`by ruling ${ruling.replace("#", "#")} from user`));
+    assert.deepEqual((sent.json.decision as { waived: unknown[] }).waived, [
+      { code: "tainted-context", approver: "user", ruling },
+    ]);
     const twice = await call(base, `/v1/sessions/${id}/propose`, { tool: "send_email", args, rulings: [ruling] });
-    assert.equal(twice.status, 409);
-    assert.equal((twice.json.error as { code: string }).code, "ERR_RULING_SPENT");
+    assert.equal(twice.json.status, "blocked");
+    assert.match(String(twice.json.explanation), new RegExp(`ruling ${ruling} ignored: it was already spent`));
   });
 });
 

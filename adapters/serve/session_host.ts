@@ -21,38 +21,15 @@ import {
 } from "../../guard/mod.ts";
 import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
 import type { PabStore, ReservationRecord } from "../store/mod.ts";
-import { type HeldRuling, HostedSession } from "./hosted_session.ts";
+import { HostedSession, textSize } from "./hosted_session.ts";
+import { randomHex } from "./random_hex.ts";
+import { apiDecision, heldRuling, type RulingInfo } from "./session_rulings.ts";
+import { LiveSessions } from "./live_sessions.ts";
+import { assertRoom, createSession, dropInputs, expireIdle, type Lifecycle } from "./session_lifecycle.ts";
 import { RequestError } from "./request_error.ts";
-
-/** A call as the API names it. */
-export interface CallRequest {
-  /** The tool. */
-  readonly tool: string;
-  /** Its arguments. */
-  readonly args: Readonly<Record<string, unknown>>;
-}
-
-/** A ruling as the API returns it. */
-export interface RulingInfo {
-  /** The ruling's id: pass it to `propose` in `rulings`. */
-  readonly id: string;
-  /** Who gave it (`user` for a confirmation). */
-  readonly approver: string;
-  /** The tool of the call it approves. */
-  readonly tool: string;
-  /** The fingerprint of the one call it approves. */
-  readonly fingerprint: string;
-}
-
-/** Options of a {@linkcode SessionHost}. */
-export interface SessionHostOptions {
-  /** How many sessions to keep in memory (the rest are rebuilt from the store on use; default 1000). */
-  readonly cache?: number;
-  /** The clock for audit times (default: the system clock). */
-  readonly now?: () => Date;
-  /** Further guard options for every session (casts, say); `effects` and `onEvent` are the host's. */
-  readonly guard?: Omit<GuardOptions, "effects" | "onEvent" | "approvers">;
-}
+import { checkCredential } from "./session_credential.ts";
+import { type ServeLimits, serveLimits } from "./serve_limits.ts";
+import type { CallRequest, SessionHostOptions } from "./session_host_options.ts";
 
 /**
  * Host sessions of one policy on one store.
@@ -77,9 +54,11 @@ export class SessionHost {
   readonly policy: Policy;
   /** The store. */
   readonly store: PabStore;
+  /** The bounds it keeps. */
+  readonly limits: ServeLimits;
   readonly #options: GuardOptions;
-  readonly #sessions = new Map<string, HostedSession>();
-  readonly #cache: number;
+  readonly #live: LiveSessions;
+  readonly #lifecycle: Lifecycle;
   readonly #now: () => Date;
 
   /** Host sessions of `policy`. Throws `TypeError` for a policy that needs labellers registered in code (casts). */
@@ -90,30 +69,75 @@ export class SessionHost {
     this.#options = { ...options.guard, approvers };
     this.policy = policy;
     this.store = store;
-    this.#cache = options.cache ?? 1000;
     this.#now = options.now ?? (() => new Date());
+    this.limits = serveLimits(options.limits);
+    this.#live = new LiveSessions(this.limits, () => this.#now().getTime(), options.cache ?? 10_000);
+    this.#lifecycle = {
+      store,
+      live: this.#live,
+      limits: this.limits,
+      now: this.#now,
+      audit: (id, event) => this.#audit(id, event),
+    };
     new HostedSession(policy, this.#options, store, { id: "probe", ledger: "probe", created: "" });
   }
 
-  /** Make a session (its own ledger unless `ledger` names one to share) and return its id. */
-  async create(options: { readonly id?: string; readonly ledger?: string } = {}): Promise<string> {
-    const id = options.id ?? `s_${randomHex(12)}`;
-    const record = { id, ledger: options.ledger ?? id, created: this.#now().toISOString() };
-    if (!(await this.store.createSession(record))) {
-      throw new RequestError(409, "ERR_SESSION_EXISTS", `Cannot make session "${id}": it exists`);
-    }
-    await this.#audit(id, { kind: "session", ledger: record.ledger });
-    return id;
+  /**
+   * Make a session (its own ledger unless `ledger` names one to share) and
+   * return its id. `credential` is the digest of the token the API returned
+   * for it (see `mintCredential`). Throws `ERR_SESSION_LIMIT` (429) when this
+   * process holds `limits.maxSessions` sessions.
+   */
+  create(
+    options: { readonly id?: string; readonly ledger?: string; readonly credential?: string } = {},
+  ): Promise<string> {
+    expireIdle(this.#lifecycle);
+    return createSession(this.#lifecycle, options);
   }
 
-  /** Whether a session exists. */
+  /** Whether a session exists (and was not deleted or expired in this process). */
   async has(id: string): Promise<boolean> {
-    return this.#sessions.has(id) || (await this.store.session(id)) !== undefined;
+    if (this.#live.ended(id)) return false;
+    return this.#live.held(id) !== undefined || (await this.store.session(id)) !== undefined;
+  }
+
+  /**
+   * Check that `token` is the credential the session was made with (403
+   * `ERR_SESSION_CREDENTIAL` otherwise, also for a session made outside the
+   * API) and return its ledger.
+   */
+  async authorize(id: string, token: string | null): Promise<string> {
+    const session = await this.#session(id);
+    checkCredential(session.record, token);
+    return session.record.ledger;
+  }
+
+  /**
+   * Delete a session: it ends in this process at once (later calls answer
+   * `ERR_SESSION_UNKNOWN`), its guard leaves memory, the store drops its
+   * recorded inputs when it can (`deleteSession`), and its audit chain stays,
+   * with a last `session` event that says why it ended.
+   */
+  async delete(id: string, why: "deleted" | "expired" = "deleted"): Promise<void> {
+    const session = await this.#session(id);
+    await session.run(async () => {
+      this.#live.end(id, why);
+      await this.#audit(session, { kind: "session", ended: why });
+      await dropInputs(this.store, id);
+    });
+  }
+
+  /** Check that the store answers: its own probe when it has one, else a read. */
+  async probe(): Promise<void> {
+    const store = this.store as PabStore & { probe?: () => Promise<unknown> };
+    if (typeof store.probe === "function") await store.probe();
+    else await store.session("(health)");
   }
 
   /** Record a system or user message (trusted). */
   message(id: string, role: "system" | "user", text: string): Promise<void> {
     return this.#with(id, async (session) => {
+      assertRoom(session, this.limits.sessionChars, text.length);
       await session.add({ kind: role, text });
       await this.#audit(session, { kind: "message", role, text });
     });
@@ -130,6 +154,7 @@ export class SessionHost {
   ): Promise<void> {
     return this.#with(id, async (session) => {
       const output = call.error ?? call.output;
+      assertRoom(session, this.limits.sessionChars, textSize(output));
       await session.add({ kind: "result", tool: call.tool, args: call.args, output });
       await this.#audit(session, { kind: "result", tool: call.tool, args: call.args, output, error: call.error });
       const toolCall = makeToolCall(call.tool, call.args);
@@ -174,11 +199,11 @@ export class SessionHost {
     },
   ): Promise<ReserveResult> {
     return this.#with(id, async (session) => {
+      assertRoom(session, this.limits.sessionChars, 0);
       const toolCall = makeToolCall(call.tool, call.args);
       const held = (call.rulings ?? []).map((ruling) => heldRuling(session, ruling, toolCall.fingerprint));
-      const rulings: Ruling[] = held.flatMap((entry) => entry.kind === "approver" ? [entry.ruling] : []);
-      const confirmed = held.some((entry) => entry.kind === "user");
-      const confirm = confirmed ? () => true : call.confirm;
+      const rulings: Ruling[] = held.map((entry) => entry.ruling);
+      const confirm = call.confirm;
       const reservationId = call.reservation ?? `r_${randomHex(12)}`;
       // The keys guard.reserve() takes, from the same committed snapshot it judges against.
       const plan = planEffects(this.policy, toolCall, session.effects.committed());
@@ -187,8 +212,9 @@ export class SessionHost {
         rulings,
         ...(confirm ? { confirm } : {}),
       });
-      await this.#audit(session, { kind: "decision", decision: result.decision, status: result.status });
-      if (result.status !== "reserved") return result;
+      const decision = apiDecision(result.decision, session);
+      await this.#audit(session, { kind: "decision", decision, status: result.status });
+      if (result.status !== "reserved") return { ...result, decision };
       const holder = session.holder(result.reservation);
       for (const entry of held) {
         if (!(await this.store.spendRuling(id, entry.id))) {
@@ -225,7 +251,7 @@ export class SessionHost {
         fingerprint: toolCall.fingerprint,
         effects: plan.reserve,
       });
-      return { ...result, reservation: { ...result.reservation, id: reservationId } };
+      return { ...result, decision, reservation: { ...result.reservation, id: reservationId } };
     });
   }
 
@@ -283,18 +309,9 @@ export class SessionHost {
     return this.#with(id, async (session) => {
       const { approver, tool, args } = request;
       const fingerprint = fingerprintCall(tool, args);
-      if (approver === "user") {
-        const decision = session.guard.decide(tool, args);
-        if (!decision.gaps.some((gap) => gap.severity === "confirm")) {
-          throw new RequestError(
-            409,
-            "ERR_RULING_REFUSED",
-            `Cannot record the user's confirmation of ${tool}: the call has no gap a user may waive`,
-          );
-        }
-      }
       const rulingId = `${approver}#${randomHex(6)}`;
-      // The guard mints an approver's ruling here, or throws (ERR_RULING_REFUSED) and nothing is kept.
+      // The guard mints the ruling here (the user's confirmation too), bound to the gaps and label the call has now,
+      // or throws (ERR_RULING_REFUSED) and nothing is kept.
       await session.add({ kind: "ruling", id: rulingId, approver, tool, args });
       await this.#audit(session, { kind: "ruling", id: rulingId, approver, tool, fingerprint });
       return { id: rulingId, approver, tool, fingerprint };
@@ -308,9 +325,19 @@ export class SessionHost {
   }
 
   async #with<T>(id: string, task: (session: HostedSession) => Promise<T>): Promise<T> {
+    expireIdle(this.#lifecycle);
     const session = await this.#session(id);
+    if (session.waiting >= this.limits.sessionQueue) {
+      throw new RequestError(
+        429,
+        "ERR_SESSION_BUSY",
+        `Cannot serve session "${id}" now: ${session.waiting} requests wait for it; retry later`,
+      );
+    }
     return await session.run(async () => {
+      const before = session.chars;
       try {
+        if (this.#live.ended(id)) throw unknownSession(id, this.#live.ended(id));
         await session.sync();
         const result = await task(session);
         await this.#audit(session);
@@ -322,29 +349,26 @@ export class SessionHost {
         session.stale ||= !(error instanceof RequestError) && !isRulingRefusal(error);
         throw error;
       } finally {
+        this.#live.touch(id);
         // A stale copy (a failed write, or a ruling spent elsewhere) is rebuilt from the store.
-        if (session.stale && this.#sessions.get(id) === session) this.#sessions.delete(id);
+        if (session.stale) this.#live.drop(id, session);
+        else this.#live.grew(session, session.chars - before);
       }
     });
   }
 
   async #session(id: string): Promise<HostedSession> {
-    const cached = this.#sessions.get(id);
+    const ended = this.#live.ended(id);
+    if (ended) throw unknownSession(id, ended);
+    const cached = this.#live.held(id);
     if (cached) return cached;
     const record = await this.store.session(id);
-    if (!record) throw new RequestError(404, "ERR_SESSION_UNKNOWN", `Cannot find session "${id}": no such session`);
-    const raced = this.#sessions.get(id);
+    if (!record) throw unknownSession(id);
+    const raced = this.#live.held(id);
     if (raced) return raced;
     const session = new HostedSession(this.policy, this.#options, this.store, record);
-    this.#sessions.set(id, session);
-    if (this.#sessions.size > this.#cache) {
-      for (const [key, value] of this.#sessions) {
-        if (!value.busy && key !== id) {
-          this.#sessions.delete(key);
-          break;
-        }
-      }
-    }
+    this.#live.touch(id);
+    this.#live.hold(session);
     return session;
   }
 
@@ -359,26 +383,11 @@ export class SessionHost {
   }
 }
 
+function unknownSession(id: string, ended?: "deleted" | "expired"): RequestError {
+  const why = ended === "deleted" ? "it was deleted" : ended === "expired" ? "it expired unused" : "no such session";
+  return new RequestError(404, "ERR_SESSION_UNKNOWN", `Cannot find session "${id}": ${why}`);
+}
+
 function isRulingRefusal(error: unknown): boolean {
   return error instanceof PabError && error.code === "ERR_RULING_REFUSED";
-}
-
-function heldRuling(session: HostedSession, id: unknown, fingerprint: string): HeldRuling {
-  const held = typeof id === "string" ? session.rulings.get(id) : undefined;
-  if (!held) {
-    throw new RequestError(
-      404,
-      "ERR_RULING_UNKNOWN",
-      `Cannot use ruling ${JSON.stringify(id)}: session "${session.record.id}" has no such ruling`,
-    );
-  }
-  const approves = held.kind === "user" ? held.fingerprint : held.ruling.fingerprint;
-  if (approves !== fingerprint) {
-    throw new RequestError(409, "ERR_RULING_MISMATCH", `Cannot use ruling "${held.id}": it approves another call`);
-  }
-  return held;
-}
-
-function randomHex(bytes: number): string {
-  return [...crypto.getRandomValues(new Uint8Array(bytes))].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }

@@ -1,0 +1,87 @@
+/**
+ * A hosted session's life: made under the cap of live sessions, bounded in
+ * the text it records, expired when idle, and its recorded inputs dropped
+ * from the store when it ends (its audit chain stays, as evidence).
+ *
+ * @module
+ */
+import type { AuditEvent } from "../audit/mod.ts";
+import type { PabStore } from "../store/mod.ts";
+import type { HostedSession } from "./hosted_session.ts";
+import type { LiveSessions } from "./live_sessions.ts";
+import { randomHex } from "./random_hex.ts";
+import { RequestError } from "./request_error.ts";
+import type { CredentialedSession } from "./session_credential.ts";
+import type { ServeLimits } from "./serve_limits.ts";
+
+/** What the life of sessions needs from their host. */
+export interface Lifecycle {
+  /** The store. */
+  readonly store: PabStore;
+  /** The live sessions. */
+  readonly live: LiveSessions;
+  /** The bounds. */
+  readonly limits: ServeLimits;
+  /** The clock. */
+  readonly now: () => Date;
+  /** Append an event to a session's audit chain. */
+  audit(id: string, event: Omit<AuditEvent, "at">): Promise<void>;
+}
+
+/** A store that can drop a session's recorded inputs (its audit chain stays). */
+interface SessionDeletion {
+  deleteSession(id: string): Promise<unknown>;
+}
+
+/** Make a session under the cap (429 `ERR_SESSION_LIMIT` past it) and return its id. */
+export async function createSession(
+  life: Lifecycle,
+  options: { readonly id?: string; readonly ledger?: string; readonly credential?: string },
+): Promise<string> {
+  if (!life.live.hasRoom()) {
+    throw new RequestError(
+      429,
+      "ERR_SESSION_LIMIT",
+      `Cannot make a session: ${life.limits.maxSessions} are alive; delete finished ones (DELETE /v1/sessions/ID) or wait for idle ones to expire`,
+    );
+  }
+  const id = options.id ?? `s_${randomHex(12)}`;
+  const record: CredentialedSession = {
+    id,
+    ledger: options.ledger ?? id,
+    created: life.now().toISOString(),
+    ...(options.credential ? { credential: options.credential } : {}),
+  };
+  if (!(await life.store.createSession(record))) {
+    throw new RequestError(409, "ERR_SESSION_EXISTS", `Cannot make session "${id}": it exists`);
+  }
+  life.live.touch(id);
+  await life.audit(id, { kind: "session", ledger: record.ledger });
+  return id;
+}
+
+/** End the sessions idle past the limit: refused at once here; the chain and the store catch up in the background. */
+export function expireIdle(life: Lifecycle): void {
+  for (const id of life.live.expired()) {
+    life.live.end(id, "expired");
+    life.audit(id, { kind: "session", ended: "expired" })
+      .then(() => dropInputs(life.store, id))
+      .catch(() => {});
+  }
+}
+
+/** Drop a session's recorded inputs from the store, when the store can. */
+export async function dropInputs(store: PabStore, id: string): Promise<void> {
+  await (store as Partial<SessionDeletion>).deleteSession?.(id);
+}
+
+/** Throw 413 `ERR_SESSION_FULL` when `chars` more characters would take the session past `limit`. */
+export function assertRoom(session: HostedSession, limit: number, chars: number): void {
+  if (session.chars + chars > limit) {
+    throw new RequestError(
+      413,
+      "ERR_SESSION_FULL",
+      `Cannot record more in session "${session.record.id}": it holds ${session.chars} of its ${limit} characters of text; start a new session`,
+    );
+  }
+}

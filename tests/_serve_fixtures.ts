@@ -120,3 +120,51 @@ export async function startPabServe(args: string[], env: Record<string, string> 
     },
   };
 }
+
+/**
+ * Send one raw HTTP/1.1 request (exact headers, as a browser or an attacker
+ * could) and return the status and the JSON body. `body` may be cut short
+ * (`stall`): the request then declares more than it sends and the socket stays open until the server answers.
+ */
+export async function rawRequest(
+  port: number,
+  head: { method: string; path: string; headers: Record<string, string> },
+  body = "",
+  stall = false,
+): Promise<{ status: number; headers: Record<string, string>; json: Record<string, unknown> }> {
+  const connection = await Deno.connect({ hostname: "localhost", port });
+  try {
+    const length = new TextEncoder().encode(body).byteLength + (stall ? 100 : 0);
+    const lines = [`${head.method} ${head.path} HTTP/1.1`];
+    for (const [name, value] of Object.entries(head.headers)) lines.push(`${name}: ${value}`);
+    if (head.method !== "GET" || body) lines.push(`content-length: ${length}`);
+    lines.push("connection: close", "", "");
+    await connection.write(new TextEncoder().encode(lines.join("\r\n") + body));
+    let text = "";
+    const buffer = new Uint8Array(65536);
+    const decoder = new TextDecoder();
+    while (true) {
+      const read = await connection.read(buffer);
+      if (read === null) break;
+      text += decoder.decode(buffer.subarray(0, read), { stream: true });
+      const end = text.indexOf("\r\n\r\n");
+      const declared = /\r\ncontent-length: (\d+)/i.exec(text)?.[1];
+      if (end >= 0 && declared !== undefined && text.length >= end + 4 + Number(declared)) break;
+    }
+    const end = text.indexOf("\r\n\r\n");
+    const [status, ...fields] = text.slice(0, end).split("\r\n");
+    const headers: Record<string, string> = {};
+    for (const field of fields) {
+      const colon = field.indexOf(":");
+      headers[field.slice(0, colon).toLowerCase()] = field.slice(colon + 1).trim();
+    }
+    const rest = text.slice(end + 4);
+    return { status: Number(status.split(" ")[1]), headers, json: rest ? JSON.parse(rest) : {} };
+  } finally {
+    try {
+      connection.close();
+    } catch {
+      // Already closed by the server.
+    }
+  }
+}

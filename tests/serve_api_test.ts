@@ -348,3 +348,39 @@ Deno.test("GET /v1/sessions/{id}/audit returns the session's chain", async () =>
     ]]);
   });
 });
+
+Deno.test("apiHandler() binds the user's confirmation to the gaps and label shown: a new untrusted read voids it", async () => {
+  await withServer(async (base) => {
+    const id = await session(base);
+    await call(base, `/v1/sessions/${id}/messages`, { role: "user", content: "Reply to alice@corp.example" });
+    await call(base, `/v1/sessions/${id}/results`, { tool: "read_inbox", args: {}, output: "hello" });
+    const args = { to: "alice@corp.example" };
+    const yes = await call(base, `/v1/sessions/${id}/rulings`, { approver: "user", tool: "send_email", args });
+    const ruling = (yes.json.ruling as { id: string }).id;
+    // The user never saw this read: a tool no policy names, so its output is untrusted and a new gap opens.
+    await call(base, `/v1/sessions/${id}/results`, { tool: "web_fetch", args: {}, output: "other page" });
+    const sent = await call(base, `/v1/sessions/${id}/propose`, { tool: "send_email", args, rulings: [ruling] });
+    assert.equal(sent.json.status, "blocked");
+    assert.equal((sent.json.decision as { outcome: string }).outcome, "confirm");
+    assert.deepEqual((sent.json.decision as { waived: unknown[] }).waived, []);
+    // A user ruling never waives a block, only confirm gaps.
+    const refused = await call(base, `/v1/sessions/${id}/rulings`, { approver: "user", tool: "refund", args: {} });
+    assert.equal(refused.status, 409);
+    assert.equal((refused.json.error as { code: string }).code, "ERR_RULING_REFUSED");
+  });
+});
+
+Deno.test("apiHandler() names one reservation id in propose, commit and the audit chain", async () => {
+  await withServer(async (base) => {
+    const id = await session(base);
+    const proposed = await call(base, `/v1/sessions/${id}/propose`, { tool: "publish_release", args: {} });
+    const reservation = (proposed.json.reservation as { id: string }).id;
+    assert.match(reservation, /^r_[0-9a-f]{24}$/);
+    assert.equal((await call(base, `/v1/sessions/${id}/commit`, { reservation, output: "ok" })).status, 200);
+    const audit = await call(base, `/v1/sessions/${id}/audit`);
+    const named = (audit.json.events as { event: { kind: string; reservation?: string } }[])
+      .filter((record) => record.event.kind === "reservation" || record.event.kind === "effect")
+      .map((record) => [record.event.kind, record.event.reservation]);
+    assert.deepEqual(named, [["reservation", reservation], ["effect", reservation]]);
+  });
+});

@@ -325,7 +325,6 @@ export class SessionHost {
   }
 
   async #with<T>(id: string, task: (session: HostedSession) => Promise<T>): Promise<T> {
-    expireIdle(this.#lifecycle);
     const session = await this.#session(id);
     if (session.waiting >= this.limits.sessionQueue) {
       throw new RequestError(
@@ -358,6 +357,7 @@ export class SessionHost {
   }
 
   async #session(id: string): Promise<HostedSession> {
+    expireIdle(this.#lifecycle);
     const ended = this.#live.ended(id);
     if (ended) throw unknownSession(id, ended);
     const cached = this.#live.held(id);

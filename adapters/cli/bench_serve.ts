@@ -12,6 +12,7 @@ import { openStore } from "../store/mod.ts";
 import type { Bench } from "./bench.ts";
 import { type CommandInput, defineCommand } from "./define_command.ts";
 import type { Io } from "./io.ts";
+import process from "node:process";
 
 /** The bench. */
 export const serveBench: Bench = {
@@ -49,10 +50,18 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
   const seconds = input.integer("seconds") ?? 10;
   const figures: Record<string, unknown> = { schemaVersion: 1, store: where, outputChars: chars };
   const say = (line: string) => input.flag("json") ? Promise.resolve() : io.stdout.write(`${line}\n`);
+  const cpuBefore = process.cpuUsage();
   const load = await withServer(where, (url) => loadServer(url, { sessions, seconds, outputChars: chars }));
-  figures.load = load;
-  await say(`${line(load)} (${where})`);
-  const split = await withStore(where, (store) => splitStep(store, 1e6 / load.perSecond, chars));
+  const cpu = process.cpuUsage(cpuBefore);
+  // CPU time per decision: on a busy machine, wall time also counts the time other processes had the cores.
+  const cpuUsPerDecision = Math.round((cpu.user + cpu.system) / Math.max(1, load.decisions));
+  figures.load = { ...load, cpuUsPerDecision, perCpuSecond: Math.round(1e6 / cpuUsPerDecision) };
+  await say(
+    `${line(load)} (${where}); ${cpuUsPerDecision} us of CPU per decision (${
+      Math.round(1e6 / cpuUsPerDecision)
+    } per CPU-second)`,
+  );
+  const split = await withStore(where, (store) => splitStep(store, cpuUsPerDecision, chars));
   figures.splitUsPerStep = split;
   await say(
     `split per step (us): recording ${split.recordingUs}, decision ${split.decisionUs}, store ${split.storeUs}, ` +

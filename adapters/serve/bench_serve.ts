@@ -178,9 +178,8 @@ export interface ServeSplit {
 }
 
 /**
- * Run the same steps with fewer layers and split `overall` (a step's
- * CPU-bound time over HTTP, µs: wall time × 1 / decisions per second) into
- * its parts.
+ * Run the same steps with fewer layers and split `overallUs` (the CPU time
+ * of one step over HTTP, server and load client together) into its parts.
  */
 export async function splitStep(store: PabStore, overallUs: number, chars = 3000, steps = 400): Promise<ServeSplit> {
   const policy = benchPolicy();
@@ -211,14 +210,17 @@ export async function splitStep(store: PabStore, overallUs: number, chars = 3000
   }
   const hosted = performance.now() - start;
   // JSON both ways, for the same bodies.
+  const decided = {
+    decision: guard.decide("send_email", { to: "user0@corp.example" }),
+    explanation: "send_email: allow",
+  };
   const jsonStart = performance.now();
   for (let step = 0; step < steps; step++) {
     JSON.parse(JSON.stringify({ tool: "read_inbox", output: benchOutput(2, step, chars) }));
-    const decided = guard.decide("send_email", { to: "user0@corp.example" });
     JSON.parse(JSON.stringify({ tool: "send_email", args: { to: "user0@corp.example" } }));
-    JSON.stringify({ decision: decided, explanation: "" });
+    JSON.parse(JSON.stringify(decided));
   }
-  const json = performance.now() - jsonStart - decision;
+  const json = performance.now() - jsonStart;
   const per = (ms: number) => Math.round((ms * 1000) / steps);
   const storeUs = per(timed.elapsed());
   const engineUs = per(recording) + per(decision);

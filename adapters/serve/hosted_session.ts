@@ -74,6 +74,7 @@ export class HostedSession {
   #busy = 0;
   #events: LedgerEvent[] = [];
   #replaying = false;
+  #synced = false;
 
   /** Hold `record` with a fresh guard; call {@linkcode HostedSession.sync} to catch up. */
   constructor(policy: Policy, options: GuardOptions, store: PabStore, record: SessionRecord) {
@@ -130,6 +131,12 @@ export class HostedSession {
     this.#applied += inputs.length;
     // The guard judges against this snapshot (its effect store is the store's ledger).
     await this.effects.refresh();
+    this.#synced = true;
+  }
+
+  /** Whether this copy has read the store at least once. */
+  get synced(): boolean {
+    return this.#synced;
   }
 
   /**

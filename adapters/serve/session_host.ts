@@ -140,7 +140,7 @@ export class SessionHost {
       assertRoom(session, this.limits.sessionChars, text.length);
       await session.add({ kind: role, text });
       await this.#audit(session, { kind: "message", role, text });
-    });
+    }, false);
   }
 
   /**
@@ -165,7 +165,7 @@ export class SessionHost {
         await session.effects.commit(effects, `result:${toolCall.fingerprint}`);
         await this.#audit(session, { kind: "effect", reservation: null, tool: call.tool, effects });
       }
-    });
+    }, call.ran === true);
   }
 
   /** Gate 1 for one call, with no side effects but an audit event. */
@@ -324,7 +324,12 @@ export class SessionHost {
     return await this.store.audit(id);
   }
 
-  async #with<T>(id: string, task: (session: HostedSession) => Promise<T>): Promise<T> {
+  /**
+   * Run `task` on the session, in its turn. The session first reads what other processes wrote (inputs and committed
+   * effects), which a judgement needs; a task that only records (`judges: false`) skips that once the copy has read
+   * the store, since appending already catches up with other writers.
+   */
+  async #with<T>(id: string, task: (session: HostedSession) => Promise<T>, judges = true): Promise<T> {
     const session = await this.#session(id);
     if (session.waiting >= this.limits.sessionQueue) {
       throw new RequestError(
@@ -337,7 +342,7 @@ export class SessionHost {
       const before = session.chars;
       try {
         if (this.#live.ended(id)) throw unknownSession(id, this.#live.ended(id));
-        await session.sync();
+        if (judges || !session.synced) await session.sync();
         const result = await task(session);
         await this.#audit(session);
         return result;

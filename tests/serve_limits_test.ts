@@ -278,3 +278,28 @@ Deno.test("GET /v1/health answers 503 when the store fails or does not answer", 
       }),
   });
 });
+
+Deno.test("SessionHost lets idle sessions leave memory past its budget and rebuilds them, decisions unchanged", async () => {
+  const store = await openStore(":memory:");
+  const reads: string[] = [];
+  const counted = faulty(store, "inputs", (...args) => {
+    reads.push(String(args[0]));
+    return store.inputs(String(args[0]), Number(args[1]));
+  });
+  const host = new SessionHost(policy, counted, { limits: { memoryChars: 1000 } });
+  try {
+    const [a, b] = [await host.create(), await host.create()];
+    const contact = (name: string) => `${name}@corp.example ${"filler ".repeat(100)}`;
+    await host.result(a, { tool: "get_contacts", args: {}, output: contact("bob") });
+    await host.result(b, { tool: "get_contacts", args: {}, output: contact("carol") });
+    reads.length = 0;
+    // a held 700+ characters, b as many: a left memory, so deciding on it reads its inputs back.
+    const decided = await host.decide(a, { tool: "send_email", args: { to: "bob@corp.example" } });
+    assert.equal(decided.outcome, "allow");
+    assert.deepEqual(reads, [a]);
+    const other = await host.decide(a, { tool: "send_email", args: { to: "carol@corp.example" } });
+    assert.equal(other.outcome, "block");
+  } finally {
+    store.close();
+  }
+});

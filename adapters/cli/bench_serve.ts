@@ -28,15 +28,15 @@ recording a tool output (--output-chars, default 3000) and deciding a call.
 Prints decisions per second, p50 and p99 step latency, and the split of a
 step's time (recording, decision, store, host, JSON, HTTP) measured by running
 the same steps with fewer layers. --soak M runs M minutes with sessions made
-and deleted every 20 steps and samples RSS; --scale runs 10 and 5,000 live
-sessions with 50 clients.`,
+and deleted every 20 steps and samples RSS; --scale runs 10, 1,000 and 5,000
+live sessions with 10 clients.`,
   options: {
     store: { type: "string", description: "The store: :memory: (default) or a KV file such as /tmp/pab/bench.kv" },
     sessions: { type: "integer", description: "Concurrent sessions (default 50)" },
     seconds: { type: "integer", description: "Seconds of load (default 10)" },
     "output-chars": { type: "integer", description: "Characters of tool output per decision (default 3000)" },
     "soak-minutes": { type: "integer", description: "Also soak for this many minutes and report RSS" },
-    scale: { type: "boolean", description: "Also measure throughput at 10 and 5,000 live sessions" },
+    scale: { type: "boolean", description: "Also measure throughput at 10, 1,000 and 5,000 live sessions" },
     json: { type: "boolean", description: "Print the figures as JSON (schemaVersion 1)" },
   },
   exitCodes: "0 measured (targets met or not: read them); 2 bad usage.",

@@ -41,8 +41,8 @@ export interface ServeLimits {
 export const DEFAULT_LIMITS: ServeLimits = Object.freeze({
   maxSessions: 10_000,
   idleSeconds: 3600,
-  sessionChars: 64 * 1024 * 1024,
-  memoryChars: 512 * 1024 * 1024,
+  sessionChars: 16 * 1024 * 1024,
+  memoryChars: 128 * 1024 * 1024,
   maxInFlight: 1024,
   sessionQueue: 1024,
   maxConnections: 1024,

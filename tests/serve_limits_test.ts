@@ -303,3 +303,20 @@ Deno.test("SessionHost lets idle sessions leave memory past its budget and rebui
     store.close();
   }
 });
+
+Deno.test("SessionHost only lets an idle session made outside the API (a hook's) leave memory: it comes back", async () => {
+  let now = Date.parse("2026-12-01T12:00:00Z");
+  const store = await openStore(":memory:");
+  const host = new SessionHost(policy, store, { limits: { idleSeconds: 60 }, now: () => new Date(now) });
+  try {
+    const id = await host.create({ id: "claude-session-1" });
+    await host.result(id, { tool: "get_contacts", args: {}, output: "bob@corp.example" });
+    now += 3_600_000;
+    await host.create();
+    assert.equal(await host.has(id), true);
+    const decided = await host.decide(id, { tool: "send_email", args: { to: "bob@corp.example" } });
+    assert.equal(decided.outcome, "allow");
+  } finally {
+    store.close();
+  }
+});

@@ -36,6 +36,8 @@ export class LiveSessions {
   /** Sessions held in memory with their guard, in order of last use. */
   readonly #held = new Map<string, HostedSession>();
   readonly #ended = new Map<string, "deleted" | "expired">();
+  /** Sessions bound to an API credential: those end when idle; others (a hook's) only leave memory. */
+  readonly #bound = new Set<string>();
   #chars = 0;
 
   /** Track sessions under `limits`, on the clock `now` (milliseconds), holding at most `maxHeld` in memory. */
@@ -60,8 +62,9 @@ export class LiveSessions {
     return this.#ended.get(id);
   }
 
-  /** Mark a session used now. */
-  touch(id: string): void {
+  /** Mark a session used now; `bound` says it was made through the API with a credential. */
+  touch(id: string, bound?: boolean): void {
+    if (bound) this.#bound.add(id);
     this.#used.delete(id);
     this.#used.set(id, this.#now());
     const held = this.#held.get(id);
@@ -101,10 +104,21 @@ export class LiveSessions {
     this.#chars -= held.chars;
   }
 
-  /** End a session here: it leaves memory and later uses are refused as `why`. */
-  end(id: string, why: "deleted" | "expired"): void {
+  /** Whether an idle session ends (made through the API) or only leaves memory (made by a hook, say). */
+  bound(id: string): boolean {
+    return this.#bound.has(id);
+  }
+
+  /** Stop tracking a session (it leaves memory; its next use brings it back from the store). */
+  forget(id: string): void {
     this.drop(id);
     this.#used.delete(id);
+    this.#bound.delete(id);
+  }
+
+  /** End a session here: it leaves memory and later uses are refused as `why`. */
+  end(id: string, why: "deleted" | "expired"): void {
+    this.forget(id);
     this.#ended.set(id, why);
     if (this.#ended.size > REMEMBERED_ENDS) this.#ended.delete(this.#ended.keys().next().value as string);
   }

@@ -27,7 +27,7 @@ import { apiDecision, heldRuling, type RulingInfo } from "./session_rulings.ts";
 import { LiveSessions } from "./live_sessions.ts";
 import { assertRoom, createSession, dropInputs, expireIdle, type Lifecycle } from "./session_lifecycle.ts";
 import { RequestError } from "./request_error.ts";
-import { checkCredential } from "./session_credential.ts";
+import { checkCredential, type CredentialedSession } from "./session_credential.ts";
 import { type ServeLimits, serveLimits } from "./serve_limits.ts";
 import type { CallRequest, SessionHostOptions } from "./session_host_options.ts";
 
@@ -372,7 +372,7 @@ export class SessionHost {
     const raced = this.#live.held(id);
     if (raced) return raced;
     const session = new HostedSession(this.policy, this.#options, this.store, record);
-    this.#live.touch(id);
+    this.#live.touch(id, (record as CredentialedSession).credential !== undefined);
     this.#live.hold(session);
     return session;
   }

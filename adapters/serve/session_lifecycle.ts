@@ -55,14 +55,22 @@ export async function createSession(
   if (!(await life.store.createSession(record))) {
     throw new RequestError(409, "ERR_SESSION_EXISTS", `Cannot make session "${id}": it exists`);
   }
-  life.live.touch(id);
+  life.live.touch(id, record.credential !== undefined);
   await life.audit(id, { kind: "session", ledger: record.ledger });
   return id;
 }
 
-/** End the sessions idle past the limit: refused at once here; the chain and the store catch up in the background. */
+/**
+ * End the sessions made through the API that are idle past the limit: refused at once here; the chain and the store
+ * catch up in the background. Idle sessions made otherwise (a hook's, keyed by the agent's own session id) only leave
+ * memory: their next event brings them back from the store.
+ */
 export function expireIdle(life: Lifecycle): void {
   for (const id of life.live.expired()) {
+    if (!life.live.bound(id)) {
+      life.live.forget(id);
+      continue;
+    }
     life.live.end(id, "expired");
     life.audit(id, { kind: "session", ended: "expired" })
       .then(() => dropInputs(life.store, id))

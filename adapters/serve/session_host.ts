@@ -107,9 +107,13 @@ export class SessionHost {
    * API) and return its ledger.
    */
   async authorize(id: string, token: string | null): Promise<string> {
-    const session = await this.#session(id);
-    checkCredential(session.record, token);
-    return session.record.ledger;
+    // The stored record is enough: a caller without the token never makes this process rebuild a session.
+    const ended = this.#live.ended(id);
+    if (ended) throw unknownSession(id, ended);
+    const record = this.#live.held(id)?.record ?? await this.store.session(id);
+    if (!record) throw unknownSession(id);
+    checkCredential(record, token);
+    return record.ledger;
   }
 
   /**
@@ -325,9 +329,8 @@ export class SessionHost {
   }
 
   /**
-   * Run `task` on the session, in its turn. The session first reads what other processes wrote (inputs and committed
-   * effects), which a judgement needs; a task that only records (`judges: false`) skips that once the copy has read
-   * the store, since appending already catches up with other writers.
+   * Run `task` on the session in its turn, after reading what other processes wrote; a task that only records
+   * (`judges: false`) skips the read once the copy has read the store (appending catches up with other writers).
    */
   async #with<T>(id: string, task: (session: HostedSession) => Promise<T>, judges = true): Promise<T> {
     const session = await this.#session(id);

@@ -72,13 +72,8 @@ export class SessionHost {
     this.#now = options.now ?? (() => new Date());
     this.limits = serveLimits(options.limits);
     this.#live = new LiveSessions(this.limits, () => this.#now().getTime(), options.cache ?? 10_000);
-    this.#lifecycle = {
-      store,
-      live: this.#live,
-      limits: this.limits,
-      now: this.#now,
-      audit: (id, event) => this.#audit(id, event),
-    };
+    const audit = (id: string, event: Omit<AuditEvent, "at">) => this.#audit(id, event);
+    this.#lifecycle = { store, live: this.#live, limits: this.limits, now: this.#now, audit };
     new HostedSession(policy, this.#options, store, { id: "probe", ledger: "probe", created: "" });
   }
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { benchPolicy, loadServer, type ServeLoadResult, splitStep } from "../serve/bench_serve.ts";
+import { benchPolicy, loadServer, type ServeLoadResult, splitStep } from "./serve_load.ts";
 import { SessionHost, startServer } from "../serve/mod.ts";
 import { openStore } from "../store/mod.ts";
 import type { Bench } from "./bench.ts";

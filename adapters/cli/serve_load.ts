@@ -10,9 +10,8 @@
  */
 import { Guard, type Policy } from "../../guard/mod.ts";
 import { parsePolicy } from "../../guard/policy/text/mod.ts";
+import { SESSION_TOKEN_HEADER, SessionHost } from "../serve/mod.ts";
 import type { PabStore } from "../store/mod.ts";
-import { SESSION_TOKEN_HEADER } from "./session_credential.ts";
-import { SessionHost } from "./session_host.ts";
 
 /** How much load to put on the server. */
 export interface ServeLoad {
@@ -73,7 +72,7 @@ export function benchPolicy(): Policy {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { benchOutput } from "./bench_serve.ts";
+ * import { benchOutput } from "./serve_load.ts";
  * assert.ok(benchOutput(1, 2, 3000).length >= 3000);
  * assert.notEqual(benchOutput(1, 2, 100), benchOutput(1, 3, 100));
  * ```
@@ -94,10 +93,9 @@ export function benchOutput(session: number, step: number, chars: number): strin
  * @example
  * ```ts
  * import assert from "node:assert/strict";
+ * import { SessionHost, startServer } from "../serve/mod.ts";
  * import { openStore } from "../store/mod.ts";
- * import { benchPolicy, loadServer } from "./bench_serve.ts";
- * import { SessionHost } from "./session_host.ts";
- * import { startServer } from "./start_server.ts";
+ * import { benchPolicy, loadServer } from "./serve_load.ts";
  * const store = await openStore();
  * const server = startServer(new SessionHost(benchPolicy(), store), { version: "b", port: 0 });
  * const result = await loadServer(server.url, { sessions: 2, steps: 3, seconds: 5, churn: 2 });

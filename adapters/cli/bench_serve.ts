@@ -95,13 +95,13 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
   }
   if (input.flag("scale")) {
     const scale: ServeLoadResult[] = [];
-    for (const live of [10, 5000]) {
+    for (const live of [10, 1000, 5000]) {
       const result = await withServer(
         where,
-        (url) => loadServer(url, { sessions: live, clients: 50, seconds, outputChars: chars }),
+        (url) => loadServer(url, { sessions: live, clients: 10, seconds, outputChars: chars }),
       );
       scale.push(result);
-      await say(`${live} live sessions, 50 clients: ${line(result)}`);
+      await say(`${live} live sessions, 10 clients: ${line(result)}`);
     }
     figures.scale = scale;
   }

@@ -26,8 +26,8 @@ It answers only requests whose Host is a name it listens on, refuses
 browsers' cross-site requests and bodies not sent as application/json, and
 every call on a session needs the token POST /v1/sessions returned with it.
 
-"pab serve delete" deletes a session on a running server (its recorded text
-goes; its audit chain stays).
+"pab serve delete" ends a session on a running server (later calls on it are
+refused; its audit chain stays).
 
 Options:
   -p, --policy FILE    The policy (.yaml, .yml, .json or .jsonc)

@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { parsePolicy } from "../guard/policy/text/mod.ts";
 import { type ServeLimits, SessionHost, startServer } from "../adapters/serve/mod.ts";
 import { openStore, type PabStore, StoreError } from "../adapters/store/mod.ts";
+import { errorAnswer } from "../adapters/serve/error_answer.ts";
 import { call, rawRequest, SERVE_POLICY_YAML, SESSION_TOKENS } from "./_serve_fixtures.ts";
 
 const policy = parsePolicy(SERVE_POLICY_YAML, { source: "serve.yaml" });
@@ -319,4 +320,46 @@ Deno.test("SessionHost only lets an idle session made outside the API (a hook's)
   } finally {
     store.close();
   }
+});
+
+Deno.test("GET /v1/health answers the store probe's own code when the store says it is unhealthy", async () => {
+  let healthy = true;
+  await withServer(async ({ base }) => {
+    assert.equal((await call(base, "/v1/health")).status, 200);
+    healthy = false;
+    const gone = await fetch(`${base}/v1/health`);
+    assert.equal(gone.status, 503);
+    assert.equal((await gone.json()).error.code, "ERR_STORE_GONE");
+  }, {
+    store: (store) =>
+      new Proxy(store, {
+        get(target, name) {
+          if (name === "probe") {
+            return () =>
+              Promise.resolve(
+                healthy ? { ok: true, description: "memory", latencyMs: 0 } : {
+                  ok: false,
+                  description: "x",
+                  code: "ERR_STORE_GONE",
+                  message: "Cannot use x: deleted",
+                  retryAfter: null,
+                },
+              );
+          }
+          const value = Reflect.get(target, name);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      }),
+  });
+});
+
+Deno.test("errorAnswer() maps store faults: the store's retry hint, none when only an operator can help, 413 for a value too large", async () => {
+  const busy = errorAnswer(Object.assign(new StoreError("ERR_STORE_WRITE", "Cannot write: busy"), { retryAfter: 5 }));
+  assert.deepEqual([busy.status, busy.headers.get("retry-after")], [503, "5"]);
+  const stuck = errorAnswer(Object.assign(new StoreError("ERR_STORE_OPEN", "Cannot open: gone"), { retryAfter: null }));
+  assert.deepEqual([stuck.status, stuck.headers.get("retry-after")], [503, null]);
+  const large = errorAnswer(new StoreError("ERR_STORE_LIMIT", "Cannot keep a value this large"));
+  assert.deepEqual([large.status, (await large.json()).error.code], [413, "ERR_STORE_LIMIT"]);
+  await busy.body?.cancel();
+  await stuck.body?.cancel();
 });

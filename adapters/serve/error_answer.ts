@@ -13,10 +13,12 @@ export const RETRY_AFTER_SECONDS = 1;
 
 /**
  * The HTTP answer to `error`: a `RequestError` carries its status; a store
- * fault is 503 with its `ERR_STORE_*` code; a ruling refused is 409; another
+ * fault is 503 with its `ERR_STORE_*` code (`ERR_STORE_LIMIT`, a value too
+ * large for the store, is the client's: 413); a ruling refused is 409; another
  * of pab's coded errors is 400, as is a `TypeError` (a value the guard
  * cannot take); anything else is 500 `ERR_INTERNAL`. A 429 or
- * 503 carries `Retry-After`.
+ * 503 carries `Retry-After`: the store's own hint when it gives one (none
+ * when it says only an operator can help), else one second.
  *
  * @example
  * ```ts
@@ -32,6 +34,8 @@ export const RETRY_AFTER_SECONDS = 1;
 export function errorAnswer(error: unknown, headers: Record<string, string> = {}): Response {
   const [status, code, message] = error instanceof RequestError
     ? [error.status, error.code, error.message]
+    : error instanceof StoreError && error.code === "ERR_STORE_LIMIT"
+    ? [413, error.code, error.message]
     : error instanceof StoreError
     ? [503, error.code, error.message]
     : error instanceof PabError && error.code === "ERR_RULING_REFUSED"
@@ -43,10 +47,17 @@ export function errorAnswer(error: unknown, headers: Record<string, string> = {}
     : error instanceof TypeError
     ? [400, "ERR_REQUEST_INVALID", error.message]
     : [500, "ERR_INTERNAL", `pab failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`];
-  const retry: Record<string, string> = status === 429 || status === 503
-    ? { "retry-after": String(RETRY_AFTER_SECONDS) }
-    : {};
+  const retry: Record<string, string> = {};
+  const after = retryAfter(error);
+  if ((status === 429 || status === 503) && after !== null) retry["retry-after"] = String(after);
   return jsonAnswer(status, { error: { code, message } }, { ...retry, ...headers });
+}
+
+/** The store's own retry hint when it gives one (`null`: only an operator can help), else the default. */
+function retryAfter(error: unknown): number | null {
+  const hint = error instanceof StoreError ? (error as { retryAfter?: unknown }).retryAfter : undefined;
+  if (hint === null) return null;
+  return typeof hint === "number" && Number.isFinite(hint) && hint > 0 ? Math.ceil(hint) : RETRY_AFTER_SECONDS;
 }
 
 /** A JSON answer. */

@@ -13,6 +13,7 @@ import { readJsonBody } from "./read_body.ts";
 import { RequestError } from "./request_error.ts";
 import { sameText } from "./session_credential.ts";
 import type { SessionHost } from "./session_host.ts";
+import { probeStore } from "./session_lifecycle.ts";
 import { ANY_LOOPBACK, checkWebRequest, type HostNames } from "./web_checks.ts";
 
 /** Options of {@linkcode apiHandler}. */
@@ -116,7 +117,7 @@ async function health(host: SessionHost, request: Request, version: string): Pro
     );
   });
   try {
-    await Promise.race([host.probe(), late]);
+    await Promise.race([probeStore(host.store), late]);
   } finally {
     clearTimeout(timer);
   }

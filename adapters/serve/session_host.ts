@@ -126,13 +126,6 @@ export class SessionHost {
     });
   }
 
-  /** Check that the store answers: its own probe when it has one, else a read. */
-  async probe(): Promise<void> {
-    const store = this.store as PabStore & { probe?: () => Promise<unknown> };
-    if (typeof store.probe === "function") await store.probe();
-    else await store.session("(health)");
-  }
-
   /** Record a system or user message (trusted). */
   message(id: string, role: "system" | "user", text: string): Promise<void> {
     return this.#with(id, async (session) => {

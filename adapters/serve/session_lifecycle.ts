@@ -93,3 +93,15 @@ export function assertRoom(session: HostedSession, limit: number, chars: number)
     );
   }
 }
+
+/** Check that the store answers (its own probe when it has one, else a read); throw a 503 when it does not. */
+export async function probeStore(store: PabStore): Promise<void> {
+  const probing = store as PabStore & { probe?: () => Promise<unknown> };
+  if (typeof probing.probe !== "function") return void await store.session("(health)");
+  const health = await probing.probe() as { ok?: unknown; code?: unknown; message?: unknown } | undefined;
+  if (health?.ok !== false) return;
+  const code = typeof health.code === "string" && /^ERR_STORE_[A-Z_]+$/.test(health.code)
+    ? health.code as `ERR_${string}`
+    : "ERR_STORE_UNAVAILABLE";
+  throw new RequestError(503, code, String(health.message ?? `Cannot use the store (${store.description})`));
+}

@@ -25,9 +25,17 @@ import { HostedSession, textSize } from "./hosted_session.ts";
 import { randomHex } from "./random_hex.ts";
 import { apiDecision, heldRuling, type RulingInfo } from "./session_rulings.ts";
 import { LiveSessions } from "./live_sessions.ts";
-import { assertRoom, createSession, dropInputs, expireIdle, type Lifecycle } from "./session_lifecycle.ts";
+import {
+  assertRoom,
+  authorizeSession,
+  createSession,
+  dropInputs,
+  expireIdle,
+  type Lifecycle,
+  unknownSession,
+} from "./session_lifecycle.ts";
 import { RequestError } from "./request_error.ts";
-import { checkCredential, type CredentialedSession } from "./session_credential.ts";
+import type { CredentialedSession } from "./session_credential.ts";
 import { type ServeLimits, serveLimits } from "./serve_limits.ts";
 import type { CallRequest, SessionHostOptions } from "./session_host_options.ts";
 
@@ -96,27 +104,12 @@ export class SessionHost {
     return this.#live.held(id) !== undefined || (await this.store.session(id)) !== undefined;
   }
 
-  /**
-   * Check that `token` is the credential the session was made with (403
-   * `ERR_SESSION_CREDENTIAL` otherwise, also for a session made outside the
-   * API) and return its ledger.
-   */
-  async authorize(id: string, token: string | null): Promise<string> {
-    // The stored record is enough: a caller without the token never makes this process rebuild a session.
-    const ended = this.#live.ended(id);
-    if (ended) throw unknownSession(id, ended);
-    const record = this.#live.held(id)?.record ?? await this.store.session(id);
-    if (!record) throw unknownSession(id);
-    checkCredential(record, token);
-    return record.ledger;
+  /** Check `token` against the session's credential (403 `ERR_SESSION_CREDENTIAL`) and return its ledger. */
+  authorize(id: string, token: string | null): Promise<string> {
+    return authorizeSession(this.#lifecycle, id, token);
   }
 
-  /**
-   * Delete a session: it ends in this process at once (later calls answer
-   * `ERR_SESSION_UNKNOWN`), its guard leaves memory, the store drops its
-   * recorded inputs when it can (`deleteSession`), and its audit chain stays,
-   * with a last `session` event that says why it ended.
-   */
+  /** End a session here at once (later calls: 404); the store drops its inputs if it can; its audit chain stays. */
   async delete(id: string, why: "deleted" | "expired" = "deleted"): Promise<void> {
     const session = await this.#session(id);
     await session.run(async () => {
@@ -377,11 +370,6 @@ export class SessionHost {
     }
     if (event) await this.store.appendAudit(id, { ...event, at } as AuditEvent);
   }
-}
-
-function unknownSession(id: string, ended?: "deleted" | "expired"): RequestError {
-  const why = ended === "deleted" ? "it was deleted" : ended === "expired" ? "it expired unused" : "no such session";
-  return new RequestError(404, "ERR_SESSION_UNKNOWN", `Cannot find session "${id}": ${why}`);
 }
 
 function isRulingRefusal(error: unknown): boolean {

@@ -11,7 +11,7 @@ import type { HostedSession } from "./hosted_session.ts";
 import type { LiveSessions } from "./live_sessions.ts";
 import { randomHex } from "./random_hex.ts";
 import { RequestError } from "./request_error.ts";
-import type { CredentialedSession } from "./session_credential.ts";
+import { checkCredential, type CredentialedSession } from "./session_credential.ts";
 import type { ServeLimits } from "./serve_limits.ts";
 
 /** What the life of sessions needs from their host. */
@@ -104,4 +104,24 @@ export async function probeStore(store: PabStore): Promise<void> {
     ? health.code as `ERR_${string}`
     : "ERR_STORE_UNAVAILABLE";
   throw new RequestError(503, code, String(health.message ?? `Cannot use the store (${store.description})`));
+}
+
+/**
+ * Check a token against the stored record of a session and return its ledger (403 `ERR_SESSION_CREDENTIAL` for a
+ * wrong one, 404 for an unknown or ended session). The record is enough: a caller without the token never makes
+ * this process rebuild a session.
+ */
+export async function authorizeSession(life: Lifecycle, id: string, token: string | null): Promise<string> {
+  const ended = life.live.ended(id);
+  if (ended) throw unknownSession(id, ended);
+  const record = life.live.held(id)?.record ?? await life.store.session(id);
+  if (!record) throw unknownSession(id);
+  checkCredential(record, token);
+  return record.ledger;
+}
+
+/** 404 `ERR_SESSION_UNKNOWN`, saying whether the session was deleted or expired here. */
+export function unknownSession(id: string, ended?: "deleted" | "expired"): RequestError {
+  const why = ended === "deleted" ? "it was deleted" : ended === "expired" ? "it expired unused" : "no such session";
+  return new RequestError(404, "ERR_SESSION_UNKNOWN", `Cannot find session "${id}": ${why}`);
 }

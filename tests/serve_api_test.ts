@@ -179,7 +179,12 @@ Deno.test("apiHandler() takes the user's confirmation as a ruling", async () => 
     const asked = await call(base, `/v1/sessions/${id}/propose`, { tool: "send_email", args });
     assert.equal(asked.json.status, "blocked");
     assert.equal((asked.json.decision as { outcome: string }).outcome, "confirm");
-    const yes = await call(base, `/v1/sessions/${id}/rulings`, { approver: "user", tool: "send_email", args });
+    const yes = await call(base, `/v1/sessions/${id}/rulings`, {
+      approver: "user",
+      tool: "send_email",
+      args,
+      shown: asked.json.shown,
+    });
     const ruling = (yes.json.ruling as { id: string }).id;
     const sent = await call(base, `/v1/sessions/${id}/propose`, { tool: "send_email", args, rulings: [ruling] });
     assert.equal(sent.json.status, "reserved");
@@ -355,16 +360,31 @@ Deno.test("apiHandler() binds the user's confirmation to the gaps and label show
     await call(base, `/v1/sessions/${id}/messages`, { role: "user", content: "Reply to alice@corp.example" });
     await call(base, `/v1/sessions/${id}/results`, { tool: "read_inbox", args: {}, output: "hello" });
     const args = { to: "alice@corp.example" };
-    const yes = await call(base, `/v1/sessions/${id}/rulings`, { approver: "user", tool: "send_email", args });
+    const shown = (await call(base, `/v1/sessions/${id}/decide`, { tool: "send_email", args })).json.shown;
+    const ask = (seen: unknown) =>
+      call(base, `/v1/sessions/${id}/rulings`, { approver: "user", tool: "send_email", args, shown: seen });
+    const yes = await ask(shown);
     const ruling = (yes.json.ruling as { id: string }).id;
     // The user never saw this read: a tool no policy names, so its output is untrusted and a new gap opens.
     await call(base, `/v1/sessions/${id}/results`, { tool: "web_fetch", args: {}, output: "other page" });
+    // A confirmation of what the user saw before the read is refused now, as is one that says nothing of what was shown.
+    for (const seen of [shown, undefined, "0".repeat(64)]) {
+      const stale = await ask(seen);
+      assert.equal(stale.status, 409, String(seen));
+      assert.equal((stale.json.error as { code: string }).code, "ERR_RULING_STALE");
+    }
     const sent = await call(base, `/v1/sessions/${id}/propose`, { tool: "send_email", args, rulings: [ruling] });
     assert.equal(sent.json.status, "blocked");
     assert.equal((sent.json.decision as { outcome: string }).outcome, "confirm");
     assert.deepEqual((sent.json.decision as { waived: unknown[] }).waived, []);
     // A user ruling never waives a block, only confirm gaps.
-    const refused = await call(base, `/v1/sessions/${id}/rulings`, { approver: "user", tool: "refund", args: {} });
+    const refund = (await call(base, `/v1/sessions/${id}/decide`, { tool: "refund", args: {} })).json.shown;
+    const refused = await call(base, `/v1/sessions/${id}/rulings`, {
+      approver: "user",
+      tool: "refund",
+      args: {},
+      shown: refund,
+    });
     assert.equal(refused.status, 409);
     assert.equal((refused.json.error as { code: string }).code, "ERR_RULING_REFUSED");
   });

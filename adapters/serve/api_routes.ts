@@ -10,6 +10,7 @@ import { BodyFields } from "./body_fields.ts";
 import { RequestError } from "./request_error.ts";
 import { mintCredential, SESSION_TOKEN_HEADER } from "./session_credential.ts";
 import type { SessionHost } from "./session_host.ts";
+import { shownDigest } from "./session_rulings.ts";
 
 const SESSION_PATH = /^\/v1\/sessions\/([A-Za-z0-9_.:-]{1,200})(?:\/([a-z]+))?$/;
 
@@ -104,7 +105,7 @@ async function act(host: SessionHost, id: string, action: string, raw: unknown):
     case "decide": {
       const body = new BodyFields(raw, "decide", ["tool", "args"]);
       const decision = await host.decide(id, { tool: body.text("tool"), args: body.args() });
-      return [200, { decision, explanation: explainDecision(decision) }];
+      return [200, { decision, explanation: explainDecision(decision), shown: shownDigest(decision) }];
     }
     case "propose": {
       const body = new BodyFields(raw, "propose", ["tool", "args", "accept", "rulings"]);
@@ -127,11 +128,13 @@ async function act(host: SessionHost, id: string, action: string, raw: unknown):
       return [200, { ok: true }];
     }
     case "rulings": {
-      const body = new BodyFields(raw, "rulings", ["approver", "tool", "args"]);
+      const body = new BodyFields(raw, "rulings", ["approver", "tool", "args", "shown"]);
+      const shown = body.optionalString("shown");
       const ruling = await host.ruling(id, {
         approver: body.text("approver"),
         tool: body.text("tool"),
         args: body.args(),
+        ...(shown !== undefined ? { shown } : {}),
       });
       return [200, { ruling }];
     }
@@ -143,7 +146,12 @@ async function act(host: SessionHost, id: string, action: string, raw: unknown):
 }
 
 function proposal(result: ReserveResult): Record<string, unknown> {
-  const base = { status: result.status, decision: result.decision, explanation: explainDecision(result.decision) };
+  const base = {
+    status: result.status,
+    decision: result.decision,
+    explanation: explainDecision(result.decision),
+    shown: shownDigest(result.decision),
+  };
   if (result.status === "reserved") return { ...base, reservation: result.reservation };
   if (result.status === "needs_accept") return { ...base, options: result.options };
   return base;

@@ -23,7 +23,7 @@ import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
 import type { PabStore, ReservationRecord } from "../store/mod.ts";
 import { HostedSession, textSize } from "./hosted_session.ts";
 import { randomHex } from "./random_hex.ts";
-import { apiDecision, heldRuling, type RulingInfo } from "./session_rulings.ts";
+import { apiDecision, assertShown, heldRuling, type RulingInfo } from "./session_rulings.ts";
 import { LiveSessions } from "./live_sessions.ts";
 import {
   assertRoom,
@@ -290,10 +290,14 @@ export class SessionHost {
   }
 
   /** Grant a ruling on one exact call: an approver's (within its mandate) or the user's confirmation. */
-  ruling(id: string, request: CallRequest & { readonly approver: string }): Promise<RulingInfo> {
+  ruling(
+    id: string,
+    request: CallRequest & { readonly approver: string; readonly shown?: string },
+  ): Promise<RulingInfo> {
     return this.#with(id, async (session) => {
       const { approver, tool, args } = request;
       const fingerprint = fingerprintCall(tool, args);
+      if (approver === "user") assertShown(session.guard.decide(tool, args), request.shown);
       const rulingId = `${approver}#${randomHex(6)}`;
       // The guard mints the ruling here (the user's confirmation too), bound to the gaps and label the call has now,
       // or throws (ERR_RULING_REFUSED) and nothing is kept.

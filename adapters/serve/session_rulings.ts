@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { Decision } from "../../guard/mod.ts";
+import { canonicalJson, sha256Hex } from "../../core/mod.ts";
+import { type Decision, gapKey } from "../../guard/mod.ts";
 import type { HeldRuling, HostedSession } from "./hosted_session.ts";
 import { RequestError } from "./request_error.ts";
 
@@ -57,4 +58,42 @@ export function apiDecision(decision: Decision, session: HostedSession): Decisio
         : note
     ),
   };
+}
+
+/**
+ * What a decision showed, as a digest: the call, each of its gaps and the
+ * session's label. The API returns it with every decision (`shown`), and a
+ * user's confirmation must carry the digest of the decision the user saw:
+ * the confirmation is refused when the call's gaps or the label changed since.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Guard, parsePolicy } from "../../mod.ts";
+ * import { shownDigest } from "./session_rulings.ts";
+ * const guard = new Guard(parsePolicy("version: 1\ntools:\n  read: {output: untrusted, on_tainted: allow}\n  post: {on_tainted: confirm}\n"));
+ * guard.record("read", "a page");
+ * const shown = shownDigest(guard.decide("post", {}));
+ * guard.record("fetch", "another page");
+ * assert.notEqual(shownDigest(guard.decide("post", {})), shown);
+ * ```
+ */
+export function shownDigest(decision: Decision): string {
+  return sha256Hex(canonicalJson([decision.fingerprint, decision.gaps.map(gapKey), decision.labelBefore]));
+}
+
+/**
+ * Throw 409 `ERR_RULING_STALE` unless `shown` is the digest of `now` (the
+ * call's decision at this moment): a user confirms what they were shown, and
+ * nothing that appeared after it.
+ */
+export function assertShown(now: Decision, shown: string | undefined): void {
+  if (shown === shownDigest(now)) return;
+  throw new RequestError(
+    409,
+    "ERR_RULING_STALE",
+    shown === undefined
+      ? `Cannot record the user's confirmation of ${now.tool}: send "shown", the digest of the decision the user saw`
+      : `Cannot record the user's confirmation of ${now.tool}: its gaps or the session's label changed since the user saw it; show the new decision (its "shown" digest) and ask again`,
+  );
 }

@@ -25,7 +25,7 @@ def test_pab_session_propose_reserves_only_what_a_trusted_source_supports(pab):
     assert blocked.decision.recovery is not None and blocked.decision.recovery.found
     assert [step.approver for step in blocked.decision.recovery.steps] == ["user"]
 
-    ruling = session.request_ruling("user", "send_money", PAY)
+    ruling = session.request_ruling("user", "send_money", PAY, shown=blocked.shown)
     confirmed = session.propose("send_money", PAY, accept=True, rulings=[ruling.id])
     assert confirmed.status == "reserved" and confirmed.reservation is not None
     session.commit(confirmed.reservation.id, output={"message": "Transaction to UK1 for 98.7 sent."})

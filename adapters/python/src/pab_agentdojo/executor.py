@@ -149,7 +149,8 @@ class PabToolsExecutor(BasePipelineElement):
         result = session.propose(tool, args, accept=self.accept)
         if result.status != "blocked" or not _only_user_missing(result) or not self.confirm(result):
             return result, False
-        ruling = session.request_ruling("user", tool, args)
+        # The user's yes is bound to the decision they were shown.
+        ruling = session.request_ruling("user", tool, args, shown=result.shown)
         return session.propose(tool, args, accept=self.accept, rulings=[ruling.id]), True
 
 

@@ -175,9 +175,18 @@ class PabSession:
             body["output"] = output
         self._post("commit", body)
 
-    def request_ruling(self, approver: str, tool: str, args: Mapping[str, Json]) -> Ruling:
-        """Ask ``approver`` (``"user"`` = the user's confirmation) for a ruling on this exact call."""
-        answer = self._post("rulings", {"approver": approver, "tool": tool, "args": dict(args)})
+    def request_ruling(
+        self, approver: str, tool: str, args: Mapping[str, Json], *, shown: str | None = None
+    ) -> Ruling:
+        """Ask ``approver`` (``"user"`` = the user's confirmation) for a ruling on this exact call.
+
+        For the user's confirmation, pass ``shown``: the ``shown`` digest of the decision the user saw (from
+        ``decide`` or ``propose``). The server refuses it when the call's gaps or the label changed since.
+        """
+        body: dict[str, Json] = {"approver": approver, "tool": tool, "args": dict(args)}
+        if shown is not None:
+            body["shown"] = shown
+        answer = self._post("rulings", body)
         return Ruling.from_json(answer.get("ruling"))
 
     def plan(self, tool: str, args: Mapping[str, Json]) -> Recovery:

@@ -40,8 +40,6 @@ export function errorAnswer(error: unknown, headers: Record<string, string> = {}
     ? [503, error.code, error.message]
     : error instanceof PabError && error.code === "ERR_RULING_REFUSED"
     ? [409, error.code, error.message]
-    : error instanceof PabError && error.code.startsWith("ERR_STORE_")
-    ? [503, error.code, error.message]
     : error instanceof PabError
     ? [400, error.code, error.message]
     : error instanceof TypeError

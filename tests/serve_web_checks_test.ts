@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { parsePolicy } from "../guard/policy/text/mod.ts";
 import { type RunningServer, SessionHost, startServer } from "../adapters/serve/mod.ts";
+import { listenedHosts } from "../adapters/serve/web_checks.ts";
 import { openStore, type PabStore } from "../adapters/store/mod.ts";
 import { call, rawRequest, SERVE_POLICY_YAML, SESSION_TOKENS } from "./_serve_fixtures.ts";
 
@@ -218,4 +219,16 @@ Deno.test("startServer() never lets a random token through (property)", async ()
       { numRuns: 60 },
     );
   });
+});
+
+Deno.test("listenedHosts() names the interface with its port, loopback names for a loopback or wildcard one, and extras", () => {
+  assert.deepEqual([...listenedHosts("127.0.0.1", 80)], ["localhost:80", "127.0.0.1:80", "[::1]:80"]);
+  assert.deepEqual([...listenedHosts("::1", 1)], ["localhost:1", "127.0.0.1:1", "[::1]:1"]);
+  assert.deepEqual([...listenedHosts("0.0.0.0", 2, ["Box.Lan"])], [
+    "localhost:2",
+    "127.0.0.1:2",
+    "[::1]:2",
+    "box.lan:2",
+  ]);
+  assert.deepEqual([...listenedHosts("10.0.0.5", 3)], ["10.0.0.5:3"]);
 });

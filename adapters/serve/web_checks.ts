@@ -39,8 +39,9 @@ export const ANY_LOOPBACK: HostNames = {
 
 /**
  * The `Host` values a server on `hostname:port` accepts: the name it listens
- * on (every loopback name for a loopback interface) with that port, and any
- * `extra` names (a reverse proxy's, say), also with the port.
+ * on (every loopback name for a loopback or wildcard interface) with that
+ * port, and any `extra` names (the machine's, a reverse proxy's), also with
+ * the port.
  *
  * @example
  * ```ts
@@ -52,7 +53,9 @@ export const ANY_LOOPBACK: HostNames = {
 export function listenedHosts(hostname: string, port: number, extra: readonly string[] = []): Set<string> {
   const name = hostname.toLowerCase();
   const shown = name.includes(":") && !name.startsWith("[") ? `[${name}]` : name;
-  const names = LOOPBACK_NAMES.includes(shown) || shown === "::1" ? LOOPBACK_NAMES : [shown];
+  // A wildcard interface listens on loopback too; its other names are the host's, given as `extra`.
+  const wildcard = shown === "0.0.0.0" || shown === "[::]";
+  const names = LOOPBACK_NAMES.includes(shown) || wildcard ? LOOPBACK_NAMES : [shown];
   return new Set([...names, ...extra.map((host) => host.toLowerCase())].map((host) => `${host}:${port}`));
 }
 

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { parsePolicy } from "../guard/policy/text/mod.ts";
 import { type RunningServer, SessionHost, startServer } from "../adapters/serve/mod.ts";
-import { listenedHosts } from "../adapters/serve/web_checks.ts";
+import { checkWebRequest, listenedHosts } from "../adapters/serve/web_checks.ts";
 import { openStore, type PabStore } from "../adapters/store/mod.ts";
 import { call, rawRequest, SERVE_POLICY_YAML, SESSION_TOKENS } from "./_serve_fixtures.ts";
 
@@ -231,4 +231,38 @@ Deno.test("listenedHosts() names the interface with its port, loopback names for
     "box.lan:2",
   ]);
   assert.deepEqual([...listenedHosts("10.0.0.5", 3)], ["10.0.0.5:3"]);
+});
+
+Deno.test("checkWebRequest() passes a Host or an Origin only when it names the server exactly (property)", () => {
+  const hosts = listenedHosts("localhost", 4517);
+  const names = ["localhost", "127.0.0.1", "[::1]", "LOCALHOST", "evil.example", "localhost.evil.example", "127.0.0.2"];
+  const ports = ["4517", "4518", "80", "", "04517"];
+  const request = (headers: Record<string, string>) => new Request("http://localhost:4517/v1/health", { headers });
+  fc.assert(
+    fc.property(
+      fc.constantFrom(...names),
+      fc.constantFrom(...ports),
+      fc.stringMatching(/^[\x21-\x7e]{0,8}$/),
+      (name, port, junk) => {
+        const host = `${name}${port ? `:${port}` : ""}${junk}`;
+        const exact = hosts.has(host.toLowerCase());
+        const asHost = () => checkWebRequest(request({ host }), hosts, false);
+        if (exact) asHost();
+        else assert.throws(asHost, { code: "ERR_REQUEST_HOST" }, host);
+        // An origin is compared as browsers write it (a URL's origin, where "04517" is port 4517).
+        let origin: string | undefined;
+        try {
+          const url = new URL(`http://${host}`);
+          origin = `${url.hostname}:${url.port || "80"}`;
+        } catch {
+          origin = undefined;
+        }
+        const asOrigin = () =>
+          checkWebRequest(request({ host: "localhost:4517", origin: `http://${host}` }), hosts, false);
+        if (origin !== undefined && hosts.has(origin)) asOrigin();
+        else assert.throws(asOrigin, { code: "ERR_REQUEST_ORIGIN" }, host);
+      },
+    ),
+    { numRuns: 300 },
+  );
 });

@@ -40,20 +40,38 @@ export async function policyFolder(): Promise<{ dir: string; policy: string }> {
   return { dir, policy };
 }
 
-/** Call the API; return the status and the JSON body. */
+/** The token of each session `call` made, by session id (a client keeps its sessions' tokens). */
+export const SESSION_TOKENS = new Map<string, string>();
+
+/**
+ * Call the API as a well-behaved client does: a JSON body is declared
+ * `application/json`, and a call on a session this module made carries its
+ * token (unless `init.headers` says otherwise). Return the status and the JSON body.
+ */
 export async function call(
   base: string,
   path: string,
   body?: unknown,
   init: RequestInit = {},
 ): Promise<{ status: number; json: Record<string, unknown> }> {
+  const method = init.method ?? (body === undefined && init.body === undefined ? "GET" : "POST");
+  const session = /^\/v1\/sessions\/([^/]+)/.exec(path)?.[1];
+  const token = session === undefined ? undefined : SESSION_TOKENS.get(decodeURIComponent(session));
+  const headers = {
+    ...(method === "POST" ? { "content-type": "application/json" } : {}),
+    ...(token ? { "pab-session-token": token } : {}),
+    ...Object.fromEntries(new Headers(init.headers).entries()),
+  };
   const response = await fetch(`${base}${path}`, {
-    method: body === undefined && !init.method ? "GET" : "POST",
+    method,
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     ...init,
+    headers,
   });
   const text = await response.text();
-  return { status: response.status, json: text ? JSON.parse(text) : {} };
+  const json = text ? JSON.parse(text) : {};
+  if (path === "/v1/sessions" && response.status === 201) SESSION_TOKENS.set(json.session, json.token);
+  return { status: response.status, json };
 }
 
 /** The permission flags `pab serve` and `pab hook` need. */
@@ -101,4 +119,52 @@ export async function startPabServe(args: string[], env: Record<string, string> 
       return await stderr;
     },
   };
+}
+
+/**
+ * Send one raw HTTP/1.1 request (exact headers, as a browser or an attacker
+ * could) and return the status and the JSON body. `body` may be cut short
+ * (`stall`): the request then declares more than it sends and the socket stays open until the server answers.
+ */
+export async function rawRequest(
+  port: number,
+  head: { method: string; path: string; headers: Record<string, string> },
+  body = "",
+  stall = false,
+): Promise<{ status: number; headers: Record<string, string>; json: Record<string, unknown> }> {
+  const connection = await Deno.connect({ hostname: "localhost", port });
+  try {
+    const length = new TextEncoder().encode(body).byteLength + (stall ? 100 : 0);
+    const lines = [`${head.method} ${head.path} HTTP/1.1`];
+    for (const [name, value] of Object.entries(head.headers)) lines.push(`${name}: ${value}`);
+    if (head.method !== "GET" || body) lines.push(`content-length: ${length}`);
+    lines.push("connection: close", "", "");
+    await connection.write(new TextEncoder().encode(lines.join("\r\n") + body));
+    let text = "";
+    const buffer = new Uint8Array(65536);
+    const decoder = new TextDecoder();
+    while (true) {
+      const read = await connection.read(buffer);
+      if (read === null) break;
+      text += decoder.decode(buffer.subarray(0, read), { stream: true });
+      const end = text.indexOf("\r\n\r\n");
+      const declared = /\r\ncontent-length: (\d+)/i.exec(text)?.[1];
+      if (end >= 0 && declared !== undefined && text.length >= end + 4 + Number(declared)) break;
+    }
+    const end = text.indexOf("\r\n\r\n");
+    const [status, ...fields] = text.slice(0, end).split("\r\n");
+    const headers: Record<string, string> = {};
+    for (const field of fields) {
+      const colon = field.indexOf(":");
+      headers[field.slice(0, colon).toLowerCase()] = field.slice(colon + 1).trim();
+    }
+    const rest = text.slice(end + 4);
+    return { status: Number(status.split(" ")[1]), headers, json: rest ? JSON.parse(rest) : {} };
+  } finally {
+    try {
+      connection.close();
+    } catch {
+      // Already closed by the server.
+    }
+  }
 }

@@ -34,6 +34,7 @@ Deno.test("BENCHES: each entry's summary is the summary of the benchmark it runs
     office: (await import("../adapters/cli/bench_office.ts")).officeBench,
     agentdojo: (await import("../adapters/cli/bench_agentdojo.ts")).agentdojoBench,
     "trace-memory": (await import("../adapters/cli/bench_trace_memory.ts")).traceMemoryBench,
+    serve: (await import("../adapters/cli/bench_serve.ts")).serveBench,
     perf: (await import("../adapters/cli/bench_perf.ts")).perfBench,
   };
   assert.deepEqual(Object.keys(BENCHES), Object.keys(loaded));

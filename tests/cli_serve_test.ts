@@ -5,7 +5,10 @@
 import assert from "node:assert/strict";
 import { memoryIo } from "../adapters/cli/memory_io.ts";
 import { runCli } from "../adapters/cli/run_cli.ts";
-import { SERVE_POLICY_YAML } from "./_serve_fixtures.ts";
+import { parsePolicy } from "../guard/policy/text/mod.ts";
+import { SessionHost, startServer } from "../adapters/serve/mod.ts";
+import { openStore } from "../adapters/store/mod.ts";
+import { call, SERVE_POLICY_YAML, SESSION_TOKENS } from "./_serve_fixtures.ts";
 
 async function pab(args: string[]): Promise<{ code: number; stderr: string }> {
   const memory = memoryIo({ files: { "p.yaml": SERVE_POLICY_YAML } });
@@ -50,4 +53,38 @@ Deno.test("pab hook and pab audit refuse bad usage with exit 2", async () => {
     code: 2,
     stderr: 'error: give either a FILE or --store\nRun "pab audit --help" for usage.\n',
   });
+});
+
+Deno.test("pab serve delete ends a session on a running server with its token, and refuses without one", async () => {
+  const store = await openStore();
+  const server = startServer(new SessionHost(parsePolicy(SERVE_POLICY_YAML, { source: "p.yaml" }), store), {
+    version: "t",
+    port: 0,
+  });
+  try {
+    const id = String((await call(server.url, "/v1/sessions", {})).json.session);
+    const run = async (args: string[]) => {
+      const memory = memoryIo();
+      const code = await runCli(["serve", "delete", ...args, "--url", server.url], memory.io, { version: "t" });
+      return { code, stdout: memory.stdout(), stderr: memory.stderr() };
+    };
+    assert.deepEqual(await run([id]), {
+      code: 2,
+      stdout: "",
+      stderr:
+        'error: missing --session-token T (the token the session was made with)\nRun "pab serve --help" for usage.\n',
+    });
+    const wrong = await run([id, "--session-token", "pst_wrong"]);
+    assert.equal(wrong.code, 1);
+    assert.match(wrong.stderr, /403 .*ERR_SESSION_CREDENTIAL/);
+    assert.deepEqual(await run([id, "--session-token", SESSION_TOKENS.get(id)!]), {
+      code: 0,
+      stdout: `deleted session ${id}\n`,
+      stderr: "",
+    });
+    assert.equal((await call(server.url, `/v1/sessions/${id}/decide`, { tool: "refund", args: {} })).status, 404);
+  } finally {
+    await server.shutdown();
+    store.close();
+  }
 });

@@ -34,7 +34,10 @@ async function session(base: string): Promise<string> {
 
 Deno.test("apiHandler() answers health and makes sessions", async () => {
   await withServer(async (base) => {
-    assert.deepEqual(await call(base, "/v1/health"), { status: 200, json: { ok: true, version: "test" } });
+    assert.deepEqual(await call(base, "/v1/health"), {
+      status: 200,
+      json: { ok: true, version: "test", store: "memory" },
+    });
     const id = await session(base);
     assert.match(id, /^s_[0-9a-f]{24}$/);
     assert.notEqual(id, await session(base));
@@ -176,13 +179,23 @@ Deno.test("apiHandler() takes the user's confirmation as a ruling", async () => 
     const asked = await call(base, `/v1/sessions/${id}/propose`, { tool: "send_email", args });
     assert.equal(asked.json.status, "blocked");
     assert.equal((asked.json.decision as { outcome: string }).outcome, "confirm");
-    const yes = await call(base, `/v1/sessions/${id}/rulings`, { approver: "user", tool: "send_email", args });
+    const yes = await call(base, `/v1/sessions/${id}/rulings`, {
+      approver: "user",
+      tool: "send_email",
+      args,
+      shown: asked.json.shown,
+    });
     const ruling = (yes.json.ruling as { id: string }).id;
     const sent = await call(base, `/v1/sessions/${id}/propose`, { tool: "send_email", args, rulings: [ruling] });
     assert.equal(sent.json.status, "reserved");
+    // The explanation and the decision name the ruling by the id the API gave.
+    assert.match(String(sent.json.explanation), new RegExp(`by ruling ${ruling.replace("#", "#")} from user`));
+    assert.deepEqual((sent.json.decision as { waived: unknown[] }).waived, [
+      { code: "tainted-context", approver: "user", ruling },
+    ]);
     const twice = await call(base, `/v1/sessions/${id}/propose`, { tool: "send_email", args, rulings: [ruling] });
-    assert.equal(twice.status, 409);
-    assert.equal((twice.json.error as { code: string }).code, "ERR_RULING_SPENT");
+    assert.equal(twice.json.status, "blocked");
+    assert.match(String(twice.json.explanation), new RegExp(`ruling ${ruling} ignored: it was already spent`));
   });
 });
 
@@ -338,5 +351,56 @@ Deno.test("GET /v1/sessions/{id}/audit returns the session's chain", async () =>
       2,
       "decision",
     ]]);
+  });
+});
+
+Deno.test("apiHandler() binds the user's confirmation to the gaps and label shown: a new untrusted read voids it", async () => {
+  await withServer(async (base) => {
+    const id = await session(base);
+    await call(base, `/v1/sessions/${id}/messages`, { role: "user", content: "Reply to alice@corp.example" });
+    await call(base, `/v1/sessions/${id}/results`, { tool: "read_inbox", args: {}, output: "hello" });
+    const args = { to: "alice@corp.example" };
+    const shown = (await call(base, `/v1/sessions/${id}/decide`, { tool: "send_email", args })).json.shown;
+    const ask = (seen: unknown) =>
+      call(base, `/v1/sessions/${id}/rulings`, { approver: "user", tool: "send_email", args, shown: seen });
+    const yes = await ask(shown);
+    const ruling = (yes.json.ruling as { id: string }).id;
+    // The user never saw this read: a tool no policy names, so its output is untrusted and a new gap opens.
+    await call(base, `/v1/sessions/${id}/results`, { tool: "web_fetch", args: {}, output: "other page" });
+    // A confirmation of what the user saw before the read is refused now, as is one that says nothing of what was shown.
+    for (const seen of [shown, undefined, "0".repeat(64)]) {
+      const stale = await ask(seen);
+      assert.equal(stale.status, 409, String(seen));
+      assert.equal((stale.json.error as { code: string }).code, "ERR_RULING_STALE");
+    }
+    const sent = await call(base, `/v1/sessions/${id}/propose`, { tool: "send_email", args, rulings: [ruling] });
+    assert.equal(sent.json.status, "blocked");
+    assert.equal((sent.json.decision as { outcome: string }).outcome, "confirm");
+    assert.deepEqual((sent.json.decision as { waived: unknown[] }).waived, []);
+    // A user ruling never waives a block, only confirm gaps.
+    const refund = (await call(base, `/v1/sessions/${id}/decide`, { tool: "refund", args: {} })).json.shown;
+    const refused = await call(base, `/v1/sessions/${id}/rulings`, {
+      approver: "user",
+      tool: "refund",
+      args: {},
+      shown: refund,
+    });
+    assert.equal(refused.status, 409);
+    assert.equal((refused.json.error as { code: string }).code, "ERR_RULING_REFUSED");
+  });
+});
+
+Deno.test("apiHandler() names one reservation id in propose, commit and the audit chain", async () => {
+  await withServer(async (base) => {
+    const id = await session(base);
+    const proposed = await call(base, `/v1/sessions/${id}/propose`, { tool: "publish_release", args: {} });
+    const reservation = (proposed.json.reservation as { id: string }).id;
+    assert.match(reservation, /^r_[0-9a-f]{24}$/);
+    assert.equal((await call(base, `/v1/sessions/${id}/commit`, { reservation, output: "ok" })).status, 200);
+    const audit = await call(base, `/v1/sessions/${id}/audit`);
+    const named = (audit.json.events as { event: { kind: string; reservation?: string } }[])
+      .filter((record) => record.event.kind === "reservation" || record.event.kind === "effect")
+      .map((record) => [record.event.kind, record.event.reservation]);
+    assert.deepEqual(named, [["reservation", reservation], ["effect", reservation]]);
   });
 });

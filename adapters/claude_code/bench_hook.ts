@@ -123,6 +123,7 @@ export async function benchHookHttp(calls: number): Promise<{ readonly p50Ms: nu
       const started = performance.now();
       const response = await fetch(`${server.url}${CLAUDE_CODE_HOOK_PATH}`, {
         method: "POST",
+        headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
       });
       if (!response.ok) throw new Error(`The hook failed: ${await response.text()}`);

@@ -54,6 +54,10 @@ export const BENCHES: Readonly<Record<string, Bench>> = Object.freeze({
     summary: "Peak memory of pab check on a large synthetic trace (target: 200 MB for 50 MB)",
     run: async (args, io) => await (await import("./bench_trace_memory.ts")).traceMemoryBench.run(args, io),
   },
+  serve: {
+    summary: "Decisions per second through pab serve (3 KB recorded per decision), the time split, soak and scale",
+    run: async (args, io) => await (await import("./bench_serve.ts")).serveBench.run(args, io),
+  },
   perf: {
     summary: "Decide latency from 10 KB to 10 MB of context, record throughput and heap, vs a naive rescan",
     run: async (args, io) => await (await import("./bench_perf.ts")).perfBench.run(args, io),

@@ -11,6 +11,7 @@ import type { Command } from "./command.ts";
 import { fileProblem, type Io } from "./io.ts";
 import { parseArgs } from "./parse_args.ts";
 import { reportError } from "./report_error.ts";
+import { stopSignal } from "./stop_signal.ts";
 
 const DEFAULT_PORT = 8787;
 const DEFAULT_BUNDLE = new URL("../../dist/pab.min.js", import.meta.url);
@@ -87,17 +88,20 @@ async function playground(args: string[], io: Io): Promise<number> {
       throw new IoError(`Cannot start the playground: cannot read the examples: ${fileProblem(error)}`);
     }
     let server;
+    const stop = stopSignal();
     try {
       server = servePlayground({
         port,
         bundle,
         examples,
+        signal: stop.signal,
         onListen: (url) => void io.stdout.write(`pab playground: ${url} (Ctrl-C stops it)\n`),
       });
     } catch (error) {
+      stop.dispose();
       throw new IoError(`Cannot start the playground on localhost:${port}: ${fileProblem(error)}`);
     }
-    await server.finished;
+    await server.finished.finally(() => stop.dispose());
     return 0;
   } catch (error) {
     return await reportError(error, io);

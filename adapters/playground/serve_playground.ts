@@ -18,6 +18,8 @@ export interface PlaygroundOptions {
   readonly examples: Readonly<Record<string, PlaygroundExample>>;
   /** Called once the server listens. */
   readonly onListen?: (url: string) => void;
+  /** Stops the server when aborted (SIGTERM, say). */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -47,6 +49,7 @@ export function servePlayground(options: PlaygroundOptions): Deno.HttpServer<Den
   return Deno.serve({
     hostname: "localhost",
     port: options.port,
+    ...(options.signal ? { signal: options.signal } : {}),
     onListen: (addr) => options.onListen?.(`http://localhost:${addr.port}/`),
   }, (request) => {
     const path = new URL(request.url).pathname;

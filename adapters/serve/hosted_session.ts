@@ -8,16 +8,24 @@
  *
  * @module
  */
-import { type EffectStore, fingerprintCall, type LedgerEvent } from "../../core/mod.ts";
+import type { EffectStore, LedgerEvent } from "../../core/mod.ts";
 import { Guard, type GuardOptions, type Policy, type Reservation, type Ruling } from "../../guard/mod.ts";
 import type { AuditEvent } from "../audit/mod.ts";
 import type { EffectCommit, LedgerEffects, PabStore, SessionInput, SessionRecord } from "../store/mod.ts";
 import { StoreError } from "../store/mod.ts";
+import { randomHex } from "./random_hex.ts";
 
-/** A ruling this session holds: one minted by its guard, or the user's confirmation of one call. */
-export type HeldRuling =
-  | { readonly kind: "approver"; readonly id: string; readonly ruling: Ruling }
-  | { readonly kind: "user"; readonly id: string; readonly tool: string; readonly fingerprint: string };
+/**
+ * A ruling this session holds, under the id the API gave it: the guard minted
+ * it (an approver's, or the user's confirmation) bound to the exact gaps and
+ * label it was shown with.
+ */
+export interface HeldRuling {
+  /** The id the API gave it (`manager#5f2c...`). */
+  readonly id: string;
+  /** The guard's ruling. */
+  readonly ruling: Ruling;
+}
 
 const ATTEMPTS = 200;
 
@@ -51,8 +59,12 @@ export class HostedSession {
   readonly effects: LedgerEffects;
   /** Set when this copy may differ from the store's inputs: the host rebuilds it before the next request. */
   stale = false;
-  /** Rulings granted in this session, by id. */
+  /** Rulings granted in this session, by the API's id. */
   readonly rulings = new Map<string, HeldRuling>();
+  /** The API's id of each ruling, by the guard's id (decisions name the guard's). */
+  readonly apiRulingIds = new Map<string, string>();
+  /** Characters of text this session recorded (messages, and tool outputs as JSON). */
+  chars = 0;
   /** Calls this copy's guard reserved and has not completed, by the API's reservation id. */
   readonly reservations = new Map<string, Reservation>();
   /** Prefix of the holders of this copy's reservations in the store (guard ids such as `main#call-1` repeat). */
@@ -63,6 +75,7 @@ export class HostedSession {
   #busy = 0;
   #events: LedgerEvent[] = [];
   #replaying = false;
+  #synced = false;
 
   /** Hold `record` with a fresh guard; call {@linkcode HostedSession.sync} to catch up. */
   constructor(policy: Policy, options: GuardOptions, store: PabStore, record: SessionRecord) {
@@ -97,6 +110,11 @@ export class HostedSession {
     return this.#busy > 0;
   }
 
+  /** How many requests are running or waiting. */
+  get waiting(): number {
+    return this.#busy;
+  }
+
   /** Run `task` after every earlier task of this session in this process. */
   run<T>(task: () => Promise<T>): Promise<T> {
     this.#busy++;
@@ -114,6 +132,12 @@ export class HostedSession {
     this.#applied += inputs.length;
     // The guard judges against this snapshot (its effect store is the store's ledger).
     await this.effects.refresh();
+    this.#synced = true;
+  }
+
+  /** Whether this copy has read the store at least once. */
+  get synced(): boolean {
+    return this.#synced;
   }
 
   /**
@@ -166,36 +190,49 @@ export class HostedSession {
   #apply(input: SessionInput, live = false): void {
     switch (input.kind) {
       case "system":
+        this.chars += input.text.length;
         return this.guard.system(input.text);
       case "user":
+        this.chars += input.text.length;
         return this.guard.user(input.text);
       case "result":
+        this.chars += textSize(input.output);
         return this.guard.record(input.tool, input.output, {
           args: input.args,
           ...(input.label ? { label: input.label } : {}),
         });
       case "ruling":
-        if (input.approver === "user") {
-          this.rulings.set(input.id, {
-            kind: "user",
-            id: input.id,
-            tool: input.tool,
-            fingerprint: fingerprintCall(input.tool, input.args),
-          });
-          return;
-        }
         try {
-          this.rulings.set(input.id, {
-            kind: "approver",
-            id: input.id,
-            // The guard accepts only the very object it minted; the id callers use is the store's.
-            ruling: this.guard.requestRuling(input.approver, input.tool, input.args),
-          });
+          // The guard binds the ruling (the user's confirmation too) to the gaps and label it is shown now.
+          const ruling = this.guard.requestRuling(input.approver, input.tool, input.args);
+          this.rulings.set(input.id, { id: input.id, ruling });
+          this.apiRulingIds.set(ruling.id, input.id);
         } catch (error) {
           if (live) throw error;
           // The world moved (an effect was committed since): the ruling no longer applies here.
         }
     }
+  }
+}
+
+/**
+ * The characters a recorded output counts for: a string's length, or the
+ * length of the JSON of any other value.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { textSize } from "./hosted_session.ts";
+ * assert.equal(textSize("hello"), 5);
+ * assert.equal(textSize({ a: 1 }), 7);
+ * ```
+ */
+export function textSize(output: unknown): number {
+  if (typeof output === "string") return output.length;
+  try {
+    return JSON.stringify(output)?.length ?? 0;
+  } catch {
+    return 0;
   }
 }
 
@@ -207,8 +244,4 @@ function scopedEffects(effects: EffectStore, scope: string): EffectStore {
     release: (keys, holder) => effects.release(keys, `${scope}/${holder}`),
     committed: () => effects.committed(),
   };
-}
-
-function randomHex(bytes: number): string {
-  return [...crypto.getRandomValues(new Uint8Array(bytes))].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }

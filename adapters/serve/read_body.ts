@@ -1,13 +1,33 @@
 /**
- * Read a request's JSON body with a size limit: a body over the limit is
- * refused before it is read whole, invalid UTF-8 or JSON is a 400.
+ * Read a request's JSON body within bounds: a body over the size limit is
+ * refused before it is read whole, one that arrives too slowly (or while the
+ * server stops) is cut off, one nested deeper than the depth limit is refused
+ * before it is parsed, and invalid UTF-8 or JSON is a 400.
  *
  * @module
  */
 import { RequestError } from "./request_error.ts";
 
+/** The deepest nesting of arrays and objects a request body may have. */
+export const MAX_BODY_DEPTH = 128;
+
+/** Bounds of {@linkcode readJsonBody}. */
+export interface BodyBounds {
+  /** The largest body in bytes. */
+  readonly limit: number;
+  /** Milliseconds the whole body may take to arrive (default: no deadline). */
+  readonly deadlineMs?: number;
+  /** Stops the read at once (the server is stopping). */
+  readonly signal?: AbortSignal;
+  /** The deepest nesting allowed (default {@linkcode MAX_BODY_DEPTH}). */
+  readonly depth?: number;
+}
+
 /**
- * The JSON body of `request` (`{}` when there is none), at most `limit` bytes.
+ * The JSON body of `request` (`{}` when there is none) within `bounds` (or a
+ * byte limit). Refusals: 413 `ERR_REQUEST_TOO_LARGE`, 408
+ * `ERR_REQUEST_TIMEOUT`, 503 `ERR_SHUTTING_DOWN`, 400 `ERR_REQUEST_TOO_DEEP`
+ * and 400 `ERR_REQUEST_JSON`.
  *
  * @example
  * ```ts
@@ -18,37 +38,30 @@ import { RequestError } from "./request_error.ts";
  * await assert.rejects(readJsonBody(new Request("http://localhost/", { method: "POST", body: "x".repeat(2000) }), 1024), {
  *   code: "ERR_REQUEST_TOO_LARGE",
  * });
+ * await assert.rejects(readJsonBody(new Request("http://localhost/", { method: "POST", body: "[".repeat(200) }), 1024), {
+ *   code: "ERR_REQUEST_TOO_DEEP",
+ * });
  * ```
  */
-export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
+export async function readJsonBody(request: Request, bounds: number | BodyBounds): Promise<unknown> {
+  const { limit, deadlineMs, signal, depth = MAX_BODY_DEPTH } = typeof bounds === "number" ? { limit: bounds } : bounds;
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   if (!request.body) return {};
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body.getReader();
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  if (size === 0) return {};
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
+  const bytes = await readBytes(request.body, limit, deadlineMs, signal);
+  if (bytes.byteLength === 0) return {};
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw new RequestError(400, "ERR_REQUEST_JSON", "Cannot read the request body: it is not valid UTF-8");
+  }
+  if (nestingOver(text, depth)) {
+    throw new RequestError(
+      400,
+      "ERR_REQUEST_TOO_DEEP",
+      `Cannot read the request body: it nests arrays and objects more than ${depth} levels deep`,
+    );
   }
   try {
     return JSON.parse(text);
@@ -59,6 +72,76 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
       `Cannot read the request body: it is not JSON (${error instanceof Error ? error.message : String(error)})`,
     );
   }
+}
+
+async function readBytes(
+  body: ReadableStream<Uint8Array>,
+  limit: number,
+  deadlineMs: number | undefined,
+  signal: AbortSignal | undefined,
+): Promise<Uint8Array> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  // Settles (as a refusal) when the deadline passes or the server stops; the read loop races it.
+  const cutOff = new Promise<never>((_, reject) => {
+    if (deadlineMs !== undefined) {
+      timer = setTimeout(
+        () =>
+          reject(
+            new RequestError(408, "ERR_REQUEST_TIMEOUT", `Cannot read the request body: it took over ${deadlineMs} ms`),
+          ),
+        deadlineMs,
+      );
+    }
+    onAbort = () =>
+      reject(new RequestError(503, "ERR_SHUTTING_DOWN", "Cannot read the request body: the server is stopping"));
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+  cutOff.catch(() => {});
+  try {
+    while (true) {
+      const { done, value } = await Promise.race([reader.read(), cutOff]);
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) throw tooLarge(limit);
+      chunks.push(value);
+    }
+  } catch (error) {
+    await reader.cancel().catch(() => {});
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
+  }
+  if (chunks.length === 1) return chunks[0];
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** Whether JSON text nests arrays and objects deeper than `depth` (brackets inside strings do not count). */
+function nestingOver(text: string, depth: number): boolean {
+  let level = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c) i++; // a backslash escapes the next character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++level > depth) return true;
+    } else if (code === 0x5d || code === 0x7d) level--;
+  }
+  return false;
 }
 
 function tooLarge(limit: number): RequestError {

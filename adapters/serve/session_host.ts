@@ -21,38 +21,23 @@ import {
 } from "../../guard/mod.ts";
 import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
 import type { PabStore, ReservationRecord } from "../store/mod.ts";
-import { type HeldRuling, HostedSession } from "./hosted_session.ts";
+import { HostedSession, textSize } from "./hosted_session.ts";
+import { randomHex } from "./random_hex.ts";
+import { apiDecision, assertShown, heldRuling, type RulingInfo } from "./session_rulings.ts";
+import { LiveSessions } from "./live_sessions.ts";
+import {
+  assertRoom,
+  authorizeSession,
+  createSession,
+  dropInputs,
+  expireIdle,
+  type Lifecycle,
+  unknownSession,
+} from "./session_lifecycle.ts";
 import { RequestError } from "./request_error.ts";
-
-/** A call as the API names it. */
-export interface CallRequest {
-  /** The tool. */
-  readonly tool: string;
-  /** Its arguments. */
-  readonly args: Readonly<Record<string, unknown>>;
-}
-
-/** A ruling as the API returns it. */
-export interface RulingInfo {
-  /** The ruling's id: pass it to `propose` in `rulings`. */
-  readonly id: string;
-  /** Who gave it (`user` for a confirmation). */
-  readonly approver: string;
-  /** The tool of the call it approves. */
-  readonly tool: string;
-  /** The fingerprint of the one call it approves. */
-  readonly fingerprint: string;
-}
-
-/** Options of a {@linkcode SessionHost}. */
-export interface SessionHostOptions {
-  /** How many sessions to keep in memory (the rest are rebuilt from the store on use; default 1000). */
-  readonly cache?: number;
-  /** The clock for audit times (default: the system clock). */
-  readonly now?: () => Date;
-  /** Further guard options for every session (casts, say); `effects` and `onEvent` are the host's. */
-  readonly guard?: Omit<GuardOptions, "effects" | "onEvent" | "approvers">;
-}
+import type { CredentialedSession } from "./session_credential.ts";
+import { type ServeLimits, serveLimits } from "./serve_limits.ts";
+import type { CallRequest, SessionHostOptions } from "./session_host_options.ts";
 
 /**
  * Host sessions of one policy on one store.
@@ -77,9 +62,11 @@ export class SessionHost {
   readonly policy: Policy;
   /** The store. */
   readonly store: PabStore;
+  /** The bounds it keeps. */
+  readonly limits: ServeLimits;
   readonly #options: GuardOptions;
-  readonly #sessions = new Map<string, HostedSession>();
-  readonly #cache: number;
+  readonly #live: LiveSessions;
+  readonly #lifecycle: Lifecycle;
   readonly #now: () => Date;
 
   /** Host sessions of `policy`. Throws `TypeError` for a policy that needs labellers registered in code (casts). */
@@ -90,32 +77,54 @@ export class SessionHost {
     this.#options = { ...options.guard, approvers };
     this.policy = policy;
     this.store = store;
-    this.#cache = options.cache ?? 1000;
     this.#now = options.now ?? (() => new Date());
+    this.limits = serveLimits(options.limits);
+    this.#live = new LiveSessions(this.limits, () => this.#now().getTime(), options.cache ?? 10_000);
+    const events = (id: string, event: Omit<AuditEvent, "at">) => this.#events(id, event);
+    this.#lifecycle = { store, live: this.#live, limits: this.limits, now: this.#now, events };
     new HostedSession(policy, this.#options, store, { id: "probe", ledger: "probe", created: "" });
   }
 
-  /** Make a session (its own ledger unless `ledger` names one to share) and return its id. */
-  async create(options: { readonly id?: string; readonly ledger?: string } = {}): Promise<string> {
-    const id = options.id ?? `s_${randomHex(12)}`;
-    const record = { id, ledger: options.ledger ?? id, created: this.#now().toISOString() };
-    // The session and the first event of its chain are one write.
-    if (!(await this.store.createSession(record, this.#events(id, { kind: "session", ledger: record.ledger })))) {
-      throw new RequestError(409, "ERR_SESSION_EXISTS", `Cannot make session "${id}": it exists`);
-    }
-    return id;
+  /**
+   * Make a session (its own ledger unless `ledger` names one to share) and
+   * return its id. `credential` is the digest of the token the API returned
+   * for it (see `mintCredential`). Throws `ERR_SESSION_LIMIT` (429) when this
+   * process holds `limits.maxSessions` sessions.
+   */
+  create(
+    options: { readonly id?: string; readonly ledger?: string; readonly credential?: string } = {},
+  ): Promise<string> {
+    expireIdle(this.#lifecycle);
+    return createSession(this.#lifecycle, options);
   }
 
-  /** Whether a session exists. */
+  /** Whether a session exists (and was not deleted or expired in this process). */
   async has(id: string): Promise<boolean> {
-    return this.#sessions.has(id) || (await this.store.session(id)) !== undefined;
+    if (this.#live.ended(id)) return false;
+    return this.#live.held(id) !== undefined || (await this.store.session(id)) !== undefined;
+  }
+
+  /** Check `token` against the session's credential (403 `ERR_SESSION_CREDENTIAL`) and return its ledger. */
+  authorize(id: string, token: string | null): Promise<string> {
+    return authorizeSession(this.#lifecycle, id, token);
+  }
+
+  /** End a session here at once (later calls: 404); the store drops its inputs if it can; its audit chain stays. */
+  async delete(id: string, why: "deleted" | "expired" = "deleted"): Promise<void> {
+    const session = await this.#session(id);
+    await session.run(async () => {
+      this.#live.end(id, why);
+      await this.#audit(session, { kind: "session", ended: why });
+      await dropInputs(this.store, id);
+    });
   }
 
   /** Record a system or user message (trusted). */
   message(id: string, role: "system" | "user", text: string): Promise<void> {
     return this.#with(id, async (session) => {
+      assertRoom(session, this.limits.sessionChars, text.length);
       await session.add({ kind: role, text }, () => this.#events(session, { kind: "message", role, text }));
-    });
+    }, false);
   }
 
   /**
@@ -129,6 +138,7 @@ export class SessionHost {
   ): Promise<void> {
     return this.#with(id, async (session) => {
       const output = call.error ?? call.output;
+      assertRoom(session, this.limits.sessionChars, textSize(output));
       const input = { kind: "result", tool: call.tool, args: call.args, output } as const;
       const toolCall = makeToolCall(call.tool, call.args);
       const keys = call.ran && call.error === undefined
@@ -139,7 +149,7 @@ export class SessionHost {
       const commit = { ledger: session.record.ledger, keys, holder: `result:${toolCall.fingerprint}` };
       const events = () => this.#events(session, { ...input, error: call.error }, ...(keys.length ? [effect] : []));
       await session.add(input, events, keys.length ? commit : undefined);
-    });
+    }, call.ran === true);
   }
 
   /** Gate 1 for one call, with no side effects but an audit event. */
@@ -173,11 +183,11 @@ export class SessionHost {
     },
   ): Promise<ReserveResult> {
     return this.#with(id, async (session) => {
+      assertRoom(session, this.limits.sessionChars, 0);
       const toolCall = makeToolCall(call.tool, call.args);
       const held = (call.rulings ?? []).map((ruling) => heldRuling(session, ruling, toolCall.fingerprint));
-      const rulings: Ruling[] = held.flatMap((entry) => entry.kind === "approver" ? [entry.ruling] : []);
-      const confirmed = held.some((entry) => entry.kind === "user");
-      const confirm = confirmed ? () => true : call.confirm;
+      const rulings: Ruling[] = held.map((entry) => entry.ruling);
+      const confirm = call.confirm;
       const reservationId = call.reservation ?? `r_${randomHex(12)}`;
       // The keys guard.reserve() takes, from the same committed snapshot it judges against.
       const plan = planEffects(this.policy, toolCall, session.effects.committed());
@@ -186,10 +196,11 @@ export class SessionHost {
         rulings,
         ...(confirm ? { confirm } : {}),
       });
-      const decided = { kind: "decision", decision: result.decision, status: result.status } as const;
+      const decision = apiDecision(result.decision, session);
+      const decided = { kind: "decision", decision, status: result.status } as const;
       if (result.status !== "reserved") {
         await this.#audit(session, decided);
-        return result;
+        return { ...result, decision };
       }
       const holder = session.holder(result.reservation);
       const record: ReservationRecord = {
@@ -230,7 +241,7 @@ export class SessionHost {
         throw new RequestError(409, "ERR_RULING_SPENT", `Cannot use ruling "${spent}": it was already spent`);
       }
       session.reservations.set(reservationId, result.reservation);
-      return { ...result, reservation: { ...result.reservation, id: reservationId } };
+      return { ...result, decision, reservation: { ...result.reservation, id: reservationId } };
     });
   }
 
@@ -286,22 +297,17 @@ export class SessionHost {
   }
 
   /** Grant a ruling on one exact call: an approver's (within its mandate) or the user's confirmation. */
-  ruling(id: string, request: CallRequest & { readonly approver: string }): Promise<RulingInfo> {
+  ruling(
+    id: string,
+    request: CallRequest & { readonly approver: string; readonly shown?: string },
+  ): Promise<RulingInfo> {
     return this.#with(id, async (session) => {
       const { approver, tool, args } = request;
       const fingerprint = fingerprintCall(tool, args);
-      if (approver === "user") {
-        const decision = session.guard.decide(tool, args);
-        if (!decision.gaps.some((gap) => gap.severity === "confirm")) {
-          throw new RequestError(
-            409,
-            "ERR_RULING_REFUSED",
-            `Cannot record the user's confirmation of ${tool}: the call has no gap a user may waive`,
-          );
-        }
-      }
+      if (approver === "user") assertShown(session.guard.decide(tool, args), request.shown);
       const rulingId = `${approver}#${randomHex(6)}`;
-      // The guard mints an approver's ruling here, or throws (ERR_RULING_REFUSED) and nothing is kept.
+      // The guard mints the ruling here (the user's confirmation too), bound to the gaps and label the call has now,
+      // or throws (ERR_RULING_REFUSED) and nothing is kept.
       await session.add(
         { kind: "ruling", id: rulingId, approver, tool, args },
         () => this.#events(session, { kind: "ruling", id: rulingId, approver, tool, fingerprint }),
@@ -316,11 +322,24 @@ export class SessionHost {
     return await this.store.audit(id);
   }
 
-  async #with<T>(id: string, task: (session: HostedSession) => Promise<T>): Promise<T> {
+  /**
+   * Run `task` on the session in its turn, after reading what other processes wrote; a task that only records
+   * (`judges: false`) skips the read once the copy has read the store (appending catches up with other writers).
+   */
+  async #with<T>(id: string, task: (session: HostedSession) => Promise<T>, judges = true): Promise<T> {
     const session = await this.#session(id);
+    if (session.waiting >= this.limits.sessionQueue) {
+      throw new RequestError(
+        429,
+        "ERR_SESSION_BUSY",
+        `Cannot serve session "${id}" now: ${session.waiting} requests wait for it; retry later`,
+      );
+    }
     return await session.run(async () => {
+      const before = session.chars;
       try {
-        await session.sync();
+        if (this.#live.ended(id)) throw unknownSession(id, this.#live.ended(id));
+        if (judges || !session.synced) await session.sync();
         const result = await task(session);
         await this.#audit(session);
         return result;
@@ -331,29 +350,27 @@ export class SessionHost {
         session.stale ||= !(error instanceof RequestError) && !isRulingRefusal(error);
         throw error;
       } finally {
+        this.#live.touch(id);
         // A stale copy (a failed write, or a ruling spent elsewhere) is rebuilt from the store.
-        if (session.stale && this.#sessions.get(id) === session) this.#sessions.delete(id);
+        if (session.stale) this.#live.drop(id, session);
+        else this.#live.grew(session, session.chars - before);
       }
     });
   }
 
   async #session(id: string): Promise<HostedSession> {
-    const cached = this.#sessions.get(id);
+    expireIdle(this.#lifecycle);
+    const ended = this.#live.ended(id);
+    if (ended) throw unknownSession(id, ended);
+    const cached = this.#live.held(id);
     if (cached) return cached;
     const record = await this.store.session(id);
-    if (!record) throw new RequestError(404, "ERR_SESSION_UNKNOWN", `Cannot find session "${id}": no such session`);
-    const raced = this.#sessions.get(id);
+    if (!record) throw unknownSession(id);
+    const raced = this.#live.held(id);
     if (raced) return raced;
     const session = new HostedSession(this.policy, this.#options, this.store, record);
-    this.#sessions.set(id, session);
-    if (this.#sessions.size > this.#cache) {
-      for (const [key, value] of this.#sessions) {
-        if (!value.busy && key !== id) {
-          this.#sessions.delete(key);
-          break;
-        }
-      }
-    }
+    this.#live.touch(id, (record as CredentialedSession).credential !== undefined);
+    this.#live.hold(session);
     return session;
   }
 
@@ -377,24 +394,4 @@ export class SessionHost {
 
 function isRulingRefusal(error: unknown): boolean {
   return error instanceof PabError && error.code === "ERR_RULING_REFUSED";
-}
-
-function heldRuling(session: HostedSession, id: unknown, fingerprint: string): HeldRuling {
-  const held = typeof id === "string" ? session.rulings.get(id) : undefined;
-  if (!held) {
-    throw new RequestError(
-      404,
-      "ERR_RULING_UNKNOWN",
-      `Cannot use ruling ${JSON.stringify(id)}: session "${session.record.id}" has no such ruling`,
-    );
-  }
-  const approves = held.kind === "user" ? held.fingerprint : held.ruling.fingerprint;
-  if (approves !== fingerprint) {
-    throw new RequestError(409, "ERR_RULING_MISMATCH", `Cannot use ruling "${held.id}": it approves another call`);
-  }
-  return held;
-}
-
-function randomHex(bytes: number): string {
-  return [...crypto.getRandomValues(new Uint8Array(bytes))].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }

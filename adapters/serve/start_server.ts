@@ -1,18 +1,25 @@
 /**
  * Start `pab serve`'s HTTP server: on a loopback interface unless a token is
- * required; shutting down finishes the requests in flight.
+ * required, answering only to the names it listens on, with a bound on the
+ * connections served at once; shutting down cuts off bodies still arriving
+ * and finishes the requests in flight.
  *
  * @module
  */
+import { errorAnswer } from "./error_answer.ts";
 import { apiHandler, type ApiOptions } from "./http_api.ts";
+import { RequestError } from "./request_error.ts";
 import type { SessionHost } from "./session_host.ts";
+import { listenedHosts } from "./web_checks.ts";
 
 /** Options of {@linkcode startServer}. */
-export interface ServerOptions extends ApiOptions {
+export interface ServerOptions extends Omit<ApiOptions, "hosts" | "signal"> {
   /** The port (0 picks a free one; default 4517). */
   readonly port?: number;
   /** The interface (default `localhost`); any other needs `token`. */
   readonly hostname?: string;
+  /** More names clients may reach it by (a reverse proxy's, say), without a port: each is accepted with the port. */
+  readonly allowHosts?: readonly string[];
 }
 
 /** A running server. */
@@ -75,20 +82,46 @@ export function startServer(host: SessionHost, options: ServerOptions): RunningS
   if (options.token !== undefined && options.token.length < 16) {
     throw new TypeError("Cannot serve with this token: use at least 16 characters");
   }
-  const handler = apiHandler(host, options);
+  const stopping = new AbortController();
+  let hosts = listenedHosts(hostname, 0);
+  const handler = apiHandler(host, { ...options, hosts: () => hosts, signal: stopping.signal });
+  const connections = new Map<string, number>();
   const server = Deno.serve({
     hostname,
     port: options.port ?? DEFAULT_PORT,
     onListen: () => {},
     onError: () =>
       new Response('{"error":{"code":"ERR_INTERNAL","message":"pab failed unexpectedly"}}', { status: 500 }),
-  }, handler);
+  }, async (request, info) => {
+    // A connection is counted while it has a request in flight; past the cap the answer closes it.
+    const peer = `${info.remoteAddr.hostname}:${info.remoteAddr.port}`;
+    const active = connections.get(peer);
+    if (active === undefined && connections.size >= host.limits.maxConnections) {
+      await request.body?.cancel().catch(() => {});
+      return errorAnswer(
+        new RequestError(503, "ERR_OVERLOADED", `Cannot serve another connection now: ${connections.size} are busy`),
+        { connection: "close" },
+      );
+    }
+    connections.set(peer, (active ?? 0) + 1);
+    try {
+      return await handler(request);
+    } finally {
+      const left = (connections.get(peer) ?? 1) - 1;
+      if (left > 0) connections.set(peer, left);
+      else connections.delete(peer);
+    }
+  });
   const port = server.addr.port;
+  hosts = listenedHosts(hostname, port, options.allowHosts ?? []);
   const shown = hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname;
   return {
     url: `http://${shown}:${port}`,
     port,
-    shutdown: () => server.shutdown(),
+    shutdown: () => {
+      stopping.abort();
+      return server.shutdown();
+    },
     finished: server.finished,
   };
 }

@@ -148,7 +148,7 @@ export function handler(policy: Policy): (request: Request) => Promise<Response>
       if (request.method === "POST" && path.join("/") === "v1/sessions") {
         const id = `s_${++counter}`;
         sessions.set(id, { guard: new Guard(policy), rulings: new Map(), pending: new Map() });
-        return json(201, { session: id });
+        return json(201, { session: id, token: `pst_double_${id}` });
       }
       if (path[0] === "v1" && path[1] === "sessions" && path.length === 4) {
         const s = session(path[2]);

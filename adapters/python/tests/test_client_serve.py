@@ -25,7 +25,7 @@ def test_pab_session_propose_reserves_only_what_a_trusted_source_supports(pab):
     assert blocked.decision.recovery is not None and blocked.decision.recovery.found
     assert [step.approver for step in blocked.decision.recovery.steps] == ["user"]
 
-    ruling = session.request_ruling("user", "send_money", PAY)
+    ruling = session.request_ruling("user", "send_money", PAY, shown=blocked.shown)
     confirmed = session.propose("send_money", PAY, accept=True, rulings=[ruling.id])
     assert confirmed.status == "reserved" and confirmed.reservation is not None
     session.commit(confirmed.reservation.id, output={"message": "Transaction to UK1 for 98.7 sent."})
@@ -63,6 +63,21 @@ def test_pab_session_commit_of_an_unknown_reservation_is_a_coded_4xx(pab):
 
 def test_pab_client_unknown_session_is_a_coded_4xx(pab):
     with pytest.raises(PabServerError) as caught:
-        PabSession(pab.client, "s_missing").user("hi")
+        PabSession(pab.client, "s_missing", "pst_missing").user("hi")
     assert 400 <= caught.value.status < 500 and caught.value.code.startswith("ERR_")
     assert caught.value.message
+
+
+def test_pab_session_needs_its_own_token_and_can_be_deleted(pab):
+    if pab.kind != "real":
+        pytest.skip("serve_double.ts has no tokens and no deletion")
+    session = pab.client.create_session()
+    other = pab.client.create_session()
+    session.user("hello")
+    with pytest.raises(PabServerError) as caught:
+        PabSession(pab.client, session.id, other.token).user("hi")
+    assert (caught.value.code, caught.value.status) == ("ERR_SESSION_CREDENTIAL", 403)
+    session.delete()
+    with pytest.raises(PabServerError) as gone:
+        session.user("again")
+    assert (gone.value.code, gone.value.status) == ("ERR_SESSION_UNKNOWN", 404)

@@ -59,7 +59,7 @@ def test_pab_tools_executor_answers_a_denied_call_with_the_decision_and_never_ru
     assert "untrusted-argument" in text and FILE_IBAN in text and "way to yes" in text
     assert answer["error"] == text
     assert len(env.bank_account.transactions) == before  # not executed
-    assert [r.status for r in executor.records] == ["ran", "denied"]
+    assert [r.status for r in executor.records] == ["ran", "blocked"]
     assert executor.records[1].gaps == ("untrusted-argument",)
     assert isinstance(extra[SESSION_KEY], PabSession)
 
@@ -88,7 +88,7 @@ def test_pab_tools_executor_fails_closed_when_pab_cannot_answer(pab):
     executor = PabToolsExecutor(pab.client)
     env, runtime, messages = start()
     before = len(env.bank_account.transactions)
-    extra = {SESSION_KEY: PabSession(pab.client, "s_gone"), "pab_synced_messages": len(messages)}
+    extra = {SESSION_KEY: PabSession(pab.client, "s_gone", "pst_gone"), "pab_synced_messages": len(messages)}
     _, _, env, messages, _ = executor.query("q", runtime, env, [*messages, ask(("send_money", PAY))], extra)
     assert messages[-1]["content"][0]["content"].startswith("pab could not check this call, so it did not run: ")
     assert len(env.bank_account.transactions) == before

@@ -102,7 +102,7 @@ def random_server():
 
 def test_pab_session_propose_raises_only_coded_errors_on_random_answers(random_server):
     url, count = random_server
-    session = PabSession(PabClient(url), "s_1")
+    session = PabSession(PabClient(url), "s_1", "pst_1")
     reserved = refused = 0
     for _ in range(count):
         try:

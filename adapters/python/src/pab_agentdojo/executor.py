@@ -42,12 +42,14 @@ def never_confirm(result: ProposeResult) -> bool:
 
 @dataclass(frozen=True)
 class CallRecord:
-    """What happened to one tool call: ``ran``, ``denied`` by pab, or ``failed_closed`` (pab could not be asked)."""
+    """What happened to one tool call, named as ``pab serve`` names it: ``ran`` (it was ``reserved``), ``blocked``
+    or ``needs_accept`` (the ``propose`` status that kept it from running), or ``failed_closed`` (pab could not be
+    asked). ``outcome`` is the decision's ``allow``, ``confirm`` or ``block``."""
 
     session: str | None
     tool: str
     args: dict[str, Any]
-    status: Literal["ran", "denied", "failed_closed"]
+    status: Literal["ran", "blocked", "needs_accept", "failed_closed"]
     outcome: str | None = None
     explanation: str = ""
     confirmed: bool = False
@@ -124,7 +126,7 @@ class PabToolsExecutor(BasePipelineElement):
         if result.status != "reserved" or result.reservation is None:
             text = f"pab did not run this call ({result.status}).\n{result.explanation}"
             self.records.append(
-                CallRecord(session.id, call.function, args, "denied", result.decision.outcome, text, confirmed, gaps)
+                CallRecord(session.id, call.function, args, result.status, result.decision.outcome, text, confirmed, gaps)
             )
             return _tool_message(call, text, text)
         value, error = runtime.run_function(env, call.function, call.args)
@@ -147,7 +149,8 @@ class PabToolsExecutor(BasePipelineElement):
         result = session.propose(tool, args, accept=self.accept)
         if result.status != "blocked" or not _only_user_missing(result) or not self.confirm(result):
             return result, False
-        ruling = session.request_ruling("user", tool, args)
+        # The user's yes is bound to the decision they were shown.
+        ruling = session.request_ruling("user", tool, args, shown=result.shown)
         return session.propose(tool, args, accept=self.accept, rulings=[ruling.id]), True
 
 

@@ -57,7 +57,7 @@ class DefenseResult:
     attacks: dict[str, dict[str, bool]] = field(default_factory=dict)  # "u__i" -> {utility, attackSucceeded}
     errors: list[str] = field(default_factory=list)
     ran_calls: int = 0
-    denied_calls: int = 0
+    blocked_calls: int = 0
     failed_closed_calls: int = 0
 
     @property
@@ -142,7 +142,7 @@ def run_defense(
     if isinstance(executor, PabToolsExecutor):
         statuses = [record.status for record in executor.records]
         result.ran_calls = statuses.count("ran")
-        result.denied_calls = statuses.count("denied")
+        result.blocked_calls = statuses.count("blocked") + statuses.count("needs_accept")
         result.failed_closed_calls = statuses.count("failed_closed")
     return result
 
@@ -217,7 +217,7 @@ def format_table(results: Sequence[DefenseResult]) -> str:
             )
         if r.defense == "pab":
             rows.append(
-                f"- pab: {r.ran_calls} calls ran, {r.denied_calls} were denied, "
+                f"- pab: {r.ran_calls} calls ran, {r.blocked_calls} were blocked, "
                 f"{r.failed_closed_calls} did not run because pab could not be asked."
             )
         if r.errors:

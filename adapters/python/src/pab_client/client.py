@@ -18,7 +18,10 @@ from typing import Any, Literal, Mapping, Sequence
 from .errors import PabProtocolError, PabServerError, PabUnreachableError
 from .types import DecideResult, ProposeResult, Recovery, Ruling
 
-__all__ = ["PabClient", "PabSession"]
+__all__ = ["PabClient", "PabSession", "SESSION_TOKEN_HEADER"]
+
+SESSION_TOKEN_HEADER = "pab-session-token"
+"""The header that carries a session's token."""
 
 Json = Any
 
@@ -36,14 +39,29 @@ class PabClient:
         self.token = token
         self.timeout = timeout
 
-    def request(self, method: Literal["GET", "POST"], path: str, body: Json = None) -> Json:
-        """Send one request and return the decoded JSON answer; raise a coded error otherwise."""
+    def request(
+        self,
+        method: Literal["GET", "POST", "DELETE"],
+        path: str,
+        body: Json = None,
+        *,
+        session_token: str | None = None,
+    ) -> Json:
+        """Send one request and return the decoded JSON answer; raise a coded error otherwise.
+
+        A POST always declares its body ``application/json`` (``pab serve`` refuses any other type);
+        ``session_token`` is sent in the ``pab-session-token`` header that every call on a session needs.
+        """
         data = None if body is None else json.dumps(body, allow_nan=False).encode("utf-8")
+        if method == "POST" and data is None:
+            data = b"{}"
         headers = {"accept": "application/json"}
         if data is not None:
             headers["content-type"] = "application/json"
         if self.token is not None:
             headers["authorization"] = f"Bearer {self.token}"
+        if session_token is not None:
+            headers[SESSION_TOKEN_HEADER] = session_token
         request = urllib.request.Request(self.base_url + path, data=data, method=method, headers=headers)
         where = f"{method} {path}"
         try:
@@ -63,23 +81,40 @@ class PabClient:
         return answer
 
     def create_session(self) -> PabSession:
-        """``POST /v1/sessions``: a new, isolated session."""
+        """``POST /v1/sessions``: a new, isolated session, and the token every later call on it needs."""
         answer = self.request("POST", "/v1/sessions", {})
-        if not isinstance(answer, dict) or not isinstance(answer.get("session"), str):
-            raise PabProtocolError(f'Cannot read the new session: expected {{"session": "s_..."}}, got {answer!r}')
-        return PabSession(self, answer["session"])
+        if (
+            not isinstance(answer, dict)
+            or not isinstance(answer.get("session"), str)
+            or not isinstance(answer.get("token"), str)
+        ):
+            raise PabProtocolError(
+                f'Cannot read the new session: expected {{"session": "s_...", "token": "pst_..."}}, got {answer!r}'
+            )
+        return PabSession(self, answer["session"], answer["token"])
 
 
 class PabSession:
-    """One session on the server: what the agent read, and the calls it proposes."""
+    """One session on the server: what the agent read, and the calls it proposes.
 
-    def __init__(self, client: PabClient, session_id: str) -> None:
+    ``token`` is the session's credential: the server binds the session to it, so keep it secret.
+    """
+
+    def __init__(self, client: PabClient, session_id: str, token: str) -> None:
         self.client = client
         self.id = session_id
+        self.token = token
+
+    def _path(self, action: str | None = None) -> str:
+        base = f"/v1/sessions/{urllib.parse.quote(self.id, safe='')}"
+        return base if action is None else f"{base}/{action}"
+
+    def delete(self) -> None:
+        """``DELETE /v1/sessions/ID``: end the session (its recorded text goes; its audit chain stays)."""
+        self.client.request("DELETE", self._path(), session_token=self.token)
 
     def _post(self, action: str, body: Json) -> Json:
-        path = f"/v1/sessions/{urllib.parse.quote(self.id, safe='')}/{action}"
-        answer = self.client.request("POST", path, body)
+        answer = self.client.request("POST", self._path(action), body, session_token=self.token)
         if not isinstance(answer, dict):
             raise PabProtocolError(f"Cannot read the answer to {action}: expected an object, got {answer!r}")
         return answer
@@ -140,9 +175,18 @@ class PabSession:
             body["output"] = output
         self._post("commit", body)
 
-    def request_ruling(self, approver: str, tool: str, args: Mapping[str, Json]) -> Ruling:
-        """Ask ``approver`` (``"user"`` = the user's confirmation) for a ruling on this exact call."""
-        answer = self._post("rulings", {"approver": approver, "tool": tool, "args": dict(args)})
+    def request_ruling(
+        self, approver: str, tool: str, args: Mapping[str, Json], *, shown: str | None = None
+    ) -> Ruling:
+        """Ask ``approver`` (``"user"`` = the user's confirmation) for a ruling on this exact call.
+
+        For the user's confirmation, pass ``shown``: the ``shown`` digest of the decision the user saw (from
+        ``decide`` or ``propose``). The server refuses it when the call's gaps or the label changed since.
+        """
+        body: dict[str, Json] = {"approver": approver, "tool": tool, "args": dict(args)}
+        if shown is not None:
+            body["shown"] = shown
+        answer = self._post("rulings", body)
         return Ruling.from_json(answer.get("ruling"))
 
     def plan(self, tool: str, args: Mapping[str, Json]) -> Recovery:
@@ -151,8 +195,7 @@ class PabSession:
 
     def audit(self) -> list[Json]:
         """The session's audit events, oldest first."""
-        path = f"/v1/sessions/{urllib.parse.quote(self.id, safe='')}/audit"
-        answer = self.client.request("GET", path)
+        answer = self.client.request("GET", self._path("audit"), session_token=self.token)
         if not isinstance(answer, dict) or not isinstance(answer.get("events"), list):
             raise PabProtocolError(f'Cannot read the audit answer: expected {{"events": [...]}}, got {answer!r}')
         return answer["events"]

@@ -171,11 +171,17 @@ class DecideResult:
 
     decision: Decision
     explanation: str
+    shown: str | None = None
+    """The digest of what this decision showed: pass it to ``request_ruling("user", ..., shown=...)``."""
 
     @classmethod
     def from_json(cls, value: Any) -> DecideResult:
         data = _object(value, "a decide answer")
-        return cls(Decision.from_json(data.get("decision")), _text(data, "explanation", "a decide answer"))
+        return cls(
+            Decision.from_json(data.get("decision")),
+            _text(data, "explanation", "a decide answer"),
+            _optional_text(data, "shown", "a decide answer"),
+        )
 
 
 @dataclass(frozen=True)
@@ -200,6 +206,8 @@ class ProposeResult:
     explanation: str
     reservation: Reservation | None
     options: tuple[RecoveryStep, ...] = ()
+    shown: str | None = None
+    """The digest of what this decision showed: pass it to ``request_ruling("user", ..., shown=...)``."""
 
     @classmethod
     def from_json(cls, value: Any) -> ProposeResult:
@@ -218,6 +226,7 @@ class ProposeResult:
             explanation=_text(data, "explanation", "a propose answer"),
             reservation=None if reservation is None else Reservation.from_json(reservation),
             options=tuple(RecoveryStep.from_json(step) for step in _list(data, "options", "a propose answer")),
+            shown=_optional_text(data, "shown", "a propose answer"),
         )
 
 

@@ -1,0 +1,177 @@
+/**
+ * The `pab serve` endpoints: which path and method do what with a session,
+ * once the request has passed the server's checks. Every call on a session
+ * needs the session's token.
+ *
+ * @module
+ */
+import { explainDecision, type ReserveResult } from "../../guard/mod.ts";
+import { BodyFields } from "./body_fields.ts";
+import { RequestError } from "./request_error.ts";
+import { mintCredential, SESSION_TOKEN_HEADER } from "./session_credential.ts";
+import type { SessionHost } from "./session_host.ts";
+import { shownDigest } from "./session_rulings.ts";
+
+const SESSION_PATH = /^\/v1\/sessions\/([A-Za-z0-9_.:-]{1,200})(?:\/([a-z]+))?$/;
+
+/** What a route is given: the request, its path, and its body read on demand. */
+export interface RouteRequest {
+  /** The request. */
+  readonly request: Request;
+  /** Its path. */
+  readonly path: string;
+  /** Read its JSON body (within the server's bounds). */
+  body(): Promise<unknown>;
+}
+
+/**
+ * Serve one request on `host`: `[status, JSON body]`, or a thrown coded error.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
+ * import { openStore } from "../store/mod.ts";
+ * import { routeRequest } from "./api_routes.ts";
+ * import { SessionHost } from "./session_host.ts";
+ * const host = new SessionHost(parsePolicy("version: 1\ntools: {}\n", { source: "p.yaml" }), await openStore());
+ * const request = new Request("http://localhost/v1/sessions", { method: "POST" });
+ * const [status, body] = await routeRequest(host, { request, path: "/v1/sessions", body: () => Promise.resolve({}) });
+ * assert.equal(status, 201);
+ * assert.match((body as { token: string }).token, /^pst_/);
+ * host.store.close();
+ * ```
+ */
+export async function routeRequest(host: SessionHost, route: RouteRequest): Promise<[number, unknown]> {
+  const { request, path } = route;
+  if (path === "/v1/sessions") {
+    only(request, "POST");
+    const body = new BodyFields(await route.body(), "new session", ["ledger"]);
+    const shared = body.optionalString("ledger");
+    // Sharing a ledger is joining another session's effects: only its holder may.
+    const ledger = shared === undefined ? undefined : await host.authorize(shared, tokenOf(request));
+    const { token, digest } = mintCredential();
+    const session = await host.create({ credential: digest, ...(ledger ? { ledger } : {}) });
+    return [201, { session, token }];
+  }
+  const match = SESSION_PATH.exec(path);
+  if (!match) throw notFound(path);
+  const [, id, action] = match;
+  if (action === undefined) {
+    only(request, "DELETE");
+    await host.authorize(id, tokenOf(request));
+    await host.delete(id);
+    return [200, { ok: true }];
+  }
+  if (!ACTIONS.has(action)) throw notFound(path);
+  only(request, action === "audit" ? "GET" : "POST");
+  await host.authorize(id, tokenOf(request));
+  if (action === "audit") return [200, { events: await host.audit(id) }];
+  return await act(host, id, action, await route.body());
+}
+
+const ACTIONS = new Set(["audit", "messages", "results", "decide", "propose", "commit", "rulings", "plan"]);
+
+async function act(host: SessionHost, id: string, action: string, raw: unknown): Promise<[number, unknown]> {
+  switch (action) {
+    case "messages": {
+      const body = new BodyFields(raw, "messages", ["role", "content"]);
+      const role = body.text("role");
+      if (role !== "system" && role !== "user") {
+        throw new RequestError(
+          400,
+          "ERR_REQUEST_INVALID",
+          `Cannot read the messages request: "role" must be "system" or "user", not ${JSON.stringify(role)}`,
+        );
+      }
+      await host.message(id, role, body.string("content"));
+      return [200, { ok: true }];
+    }
+    case "results": {
+      const body = new BodyFields(raw, "results", ["tool", "args", "output", "callId", "error"]);
+      if (!body.has("output") && !body.has("error")) {
+        throw new RequestError(400, "ERR_REQUEST_INVALID", 'Cannot read the results request: give "output" or "error"');
+      }
+      body.optionalString("callId");
+      const error = body.optionalString("error");
+      await host.result(id, {
+        tool: body.text("tool"),
+        args: body.args(true),
+        output: body.value("output"),
+        ...(error !== undefined ? { error } : {}),
+      });
+      return [200, { ok: true }];
+    }
+    case "decide": {
+      const body = new BodyFields(raw, "decide", ["tool", "args"]);
+      const decision = await host.decide(id, { tool: body.text("tool"), args: body.args() });
+      return [200, { decision, explanation: explainDecision(decision), shown: shownDigest(decision) }];
+    }
+    case "propose": {
+      const body = new BodyFields(raw, "propose", ["tool", "args", "accept", "rulings"]);
+      const result = await host.propose(id, {
+        tool: body.text("tool"),
+        args: body.args(),
+        accept: body.flag("accept"),
+        rulings: body.strings("rulings"),
+      });
+      return [200, proposal(result)];
+    }
+    case "commit": {
+      const body = new BodyFields(raw, "commit", ["reservation", "output", "error"]);
+      const error = body.optionalString("error");
+      await host.commit(id, {
+        reservation: body.text("reservation"),
+        output: body.value("output"),
+        ...(error !== undefined ? { error } : {}),
+      });
+      return [200, { ok: true }];
+    }
+    case "rulings": {
+      const body = new BodyFields(raw, "rulings", ["approver", "tool", "args", "shown"]);
+      const shown = body.optionalString("shown");
+      const ruling = await host.ruling(id, {
+        approver: body.text("approver"),
+        tool: body.text("tool"),
+        args: body.args(),
+        ...(shown !== undefined ? { shown } : {}),
+      });
+      return [200, { ruling }];
+    }
+    default: {
+      const body = new BodyFields(raw, "plan", ["tool", "args"]);
+      return [200, { recovery: await host.plan(id, { tool: body.text("tool"), args: body.args() }) }];
+    }
+  }
+}
+
+function proposal(result: ReserveResult): Record<string, unknown> {
+  const base = {
+    status: result.status,
+    decision: result.decision,
+    explanation: explainDecision(result.decision),
+    shown: shownDigest(result.decision),
+  };
+  if (result.status === "reserved") return { ...base, reservation: result.reservation };
+  if (result.status === "needs_accept") return { ...base, options: result.options };
+  return base;
+}
+
+function tokenOf(request: Request): string | null {
+  return request.headers.get(SESSION_TOKEN_HEADER);
+}
+
+/** Throw 405 `ERR_METHOD` unless the request uses `method`. */
+export function only(request: Request, method: string): void {
+  if (request.method !== method) {
+    throw new RequestError(
+      405,
+      "ERR_METHOD",
+      `Cannot ${request.method} ${new URL(request.url).pathname}: use ${method}`,
+    );
+  }
+}
+
+function notFound(path: string): RequestError {
+  return new RequestError(404, "ERR_NOT_FOUND", `Cannot find ${JSON.stringify(path.slice(0, 200))}: no such endpoint`);
+}

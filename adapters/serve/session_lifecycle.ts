@@ -1,0 +1,129 @@
+/**
+ * A hosted session's life: made under the cap of live sessions, bounded in
+ * the text it records, expired when idle, and its recorded inputs dropped
+ * from the store when it ends (its audit chain stays, as evidence).
+ *
+ * @module
+ */
+import type { AuditEvent } from "../audit/mod.ts";
+import type { PabStore } from "../store/mod.ts";
+import type { HostedSession } from "./hosted_session.ts";
+import type { LiveSessions } from "./live_sessions.ts";
+import { randomHex } from "./random_hex.ts";
+import { RequestError } from "./request_error.ts";
+import { checkCredential, type CredentialedSession } from "./session_credential.ts";
+import type { ServeLimits } from "./serve_limits.ts";
+
+/** What the life of sessions needs from their host. */
+export interface Lifecycle {
+  /** The store. */
+  readonly store: PabStore;
+  /** The live sessions. */
+  readonly live: LiveSessions;
+  /** The bounds. */
+  readonly limits: ServeLimits;
+  /** The clock. */
+  readonly now: () => Date;
+  /** An event as the session's audit chain records it (with the time). */
+  events(id: string, event: Omit<AuditEvent, "at">): AuditEvent[];
+}
+
+/** A store that can drop a session's recorded inputs (its audit chain stays). */
+interface SessionDeletion {
+  deleteSession(id: string): Promise<unknown>;
+}
+
+/** Make a session under the cap (429 `ERR_SESSION_LIMIT` past it) and return its id. */
+export async function createSession(
+  life: Lifecycle,
+  options: { readonly id?: string; readonly ledger?: string; readonly credential?: string },
+): Promise<string> {
+  if (!life.live.hasRoom()) {
+    throw new RequestError(
+      429,
+      "ERR_SESSION_LIMIT",
+      `Cannot make a session: ${life.limits.maxSessions} are alive; delete finished ones (DELETE /v1/sessions/ID) or wait for idle ones to expire`,
+    );
+  }
+  const id = options.id ?? `s_${randomHex(12)}`;
+  const record: CredentialedSession = {
+    id,
+    ledger: options.ledger ?? id,
+    created: life.now().toISOString(),
+    ...(options.credential ? { credential: options.credential } : {}),
+  };
+  // The session and the first event of its chain are one write.
+  if (!(await life.store.createSession(record, life.events(id, { kind: "session", ledger: record.ledger })))) {
+    throw new RequestError(409, "ERR_SESSION_EXISTS", `Cannot make session "${id}": it exists`);
+  }
+  life.live.touch(id, record.credential !== undefined);
+  return id;
+}
+
+/**
+ * End the sessions made through the API that are idle past the limit: refused at once here; the chain and the store
+ * catch up in the background. Idle sessions made otherwise (a hook's, keyed by the agent's own session id) only leave
+ * memory: their next event brings them back from the store.
+ */
+export function expireIdle(life: Lifecycle): void {
+  for (const id of life.live.expired()) {
+    if (!life.live.bound(id)) {
+      life.live.forget(id);
+      continue;
+    }
+    life.live.end(id, "expired");
+    Promise.all(
+      life.events(id, { kind: "session", ended: "expired" }).map((event) => life.store.appendAudit(id, event)),
+    )
+      .then(() => dropInputs(life.store, id))
+      .catch(() => {});
+  }
+}
+
+/** Drop a session's recorded inputs from the store, when the store can. */
+export async function dropInputs(store: PabStore, id: string): Promise<void> {
+  await (store as Partial<SessionDeletion>).deleteSession?.(id);
+}
+
+/** Throw 413 `ERR_SESSION_FULL` when `chars` more characters would take the session past `limit`. */
+export function assertRoom(session: HostedSession, limit: number, chars: number): void {
+  if (session.chars + chars > limit) {
+    throw new RequestError(
+      413,
+      "ERR_SESSION_FULL",
+      `Cannot record more in session "${session.record.id}": it holds ${session.chars} of its ${limit} characters of text; start a new session`,
+    );
+  }
+}
+
+/** Check that the store answers (its own probe when it has one, else a read); throw a 503 when it does not. */
+export async function probeStore(store: PabStore): Promise<void> {
+  const probing = store as PabStore & { probe?: () => Promise<unknown> };
+  if (typeof probing.probe !== "function") return void await store.session("(health)");
+  const health = await probing.probe() as { ok?: unknown; code?: unknown; message?: unknown } | undefined;
+  if (health?.ok !== false) return;
+  const code = typeof health.code === "string" && /^ERR_STORE_[A-Z_]+$/.test(health.code)
+    ? health.code as `ERR_${string}`
+    : "ERR_STORE_UNAVAILABLE";
+  throw new RequestError(503, code, String(health.message ?? `Cannot use the store (${store.description})`));
+}
+
+/**
+ * Check a token against the stored record of a session and return its ledger (403 `ERR_SESSION_CREDENTIAL` for a
+ * wrong one, 404 for an unknown or ended session). The record is enough: a caller without the token never makes
+ * this process rebuild a session.
+ */
+export async function authorizeSession(life: Lifecycle, id: string, token: string | null): Promise<string> {
+  const ended = life.live.ended(id);
+  if (ended) throw unknownSession(id, ended);
+  const record = life.live.held(id)?.record ?? await life.store.session(id);
+  if (!record) throw unknownSession(id);
+  checkCredential(record, token);
+  return record.ledger;
+}
+
+/** 404 `ERR_SESSION_UNKNOWN`, saying whether the session was deleted or expired here. */
+export function unknownSession(id: string, ended?: "deleted" | "expired"): RequestError {
+  const why = ended === "deleted" ? "it was deleted" : ended === "expired" ? "it expired unused" : "no such session";
+  return new RequestError(404, "ERR_SESSION_UNKNOWN", `Cannot find session "${id}": ${why}`);
+}

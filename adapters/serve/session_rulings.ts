@@ -1,0 +1,99 @@
+/**
+ * The rulings of a hosted session as the API names them: a ruling given by
+ * its API id must approve exactly the call proposed, and decisions name each
+ * ruling by the API id (the guard's own ids are internal).
+ *
+ * @module
+ */
+import { canonicalJson, sha256Hex } from "../../core/mod.ts";
+import { type Decision, gapKey } from "../../guard/mod.ts";
+import type { HeldRuling, HostedSession } from "./hosted_session.ts";
+import { RequestError } from "./request_error.ts";
+
+/** A ruling as the API returns it. */
+export interface RulingInfo {
+  /** The ruling's id: pass it to `propose` in `rulings`. */
+  readonly id: string;
+  /** Who gave it (`user` for a confirmation). */
+  readonly approver: string;
+  /** The tool of the call it approves. */
+  readonly tool: string;
+  /** The fingerprint of the one call it approves. */
+  readonly fingerprint: string;
+}
+
+/**
+ * The ruling `id` of `session`, if it approves the call with `fingerprint`:
+ * 404 `ERR_RULING_UNKNOWN` for an id the session never gave, 409
+ * `ERR_RULING_MISMATCH` for a ruling on another call.
+ */
+export function heldRuling(session: HostedSession, id: unknown, fingerprint: string): HeldRuling {
+  const held = typeof id === "string" ? session.rulings.get(id) : undefined;
+  if (!held) {
+    throw new RequestError(
+      404,
+      "ERR_RULING_UNKNOWN",
+      `Cannot use ruling ${JSON.stringify(id)}: session "${session.record.id}" has no such ruling`,
+    );
+  }
+  if (held.ruling.fingerprint !== fingerprint) {
+    throw new RequestError(409, "ERR_RULING_MISMATCH", `Cannot use ruling "${held.id}": it approves another call`);
+  }
+  return held;
+}
+
+/**
+ * `decision` with each ruling named by the API's id, as `rulings`, the
+ * `/rulings` answer and the audit chain name it.
+ */
+export function apiDecision(decision: Decision, session: HostedSession): Decision {
+  if (!decision.waived.length && !decision.notes.some((note) => note.code === "ruling-ignored")) return decision;
+  const rename = (id: string) => session.apiRulingIds.get(id) ?? id;
+  return {
+    ...decision,
+    waived: decision.waived.map((waiver) => ({ ...waiver, ruling: rename(waiver.ruling) })),
+    notes: decision.notes.map((note) =>
+      note.code === "ruling-ignored"
+        ? { ...note, message: note.message.replace(/^ruling (\S+)/, (_, id: string) => `ruling ${rename(id)}`) }
+        : note
+    ),
+  };
+}
+
+/**
+ * What a decision showed, as a digest: the call, each of its gaps and the
+ * session's label. The API returns it with every decision (`shown`), and a
+ * user's confirmation must carry the digest of the decision the user saw:
+ * the confirmation is refused when the call's gaps or the label changed since.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Guard, parsePolicy } from "../../mod.ts";
+ * import { shownDigest } from "./session_rulings.ts";
+ * const guard = new Guard(parsePolicy("version: 1\ntools:\n  read: {output: untrusted, on_tainted: allow}\n  post: {on_tainted: confirm}\n"));
+ * guard.record("read", "a page");
+ * const shown = shownDigest(guard.decide("post", {}));
+ * guard.record("fetch", "another page");
+ * assert.notEqual(shownDigest(guard.decide("post", {})), shown);
+ * ```
+ */
+export function shownDigest(decision: Decision): string {
+  return sha256Hex(canonicalJson([decision.fingerprint, decision.gaps.map(gapKey), decision.labelBefore]));
+}
+
+/**
+ * Throw 409 `ERR_RULING_STALE` unless `shown` is the digest of `now` (the
+ * call's decision at this moment): a user confirms what they were shown, and
+ * nothing that appeared after it.
+ */
+export function assertShown(now: Decision, shown: string | undefined): void {
+  if (shown === shownDigest(now)) return;
+  throw new RequestError(
+    409,
+    "ERR_RULING_STALE",
+    shown === undefined
+      ? `Cannot record the user's confirmation of ${now.tool}: send "shown", the digest of the decision the user saw`
+      : `Cannot record the user's confirmation of ${now.tool}: its gaps or the session's label changed since the user saw it; show the new decision (its "shown" digest) and ask again`,
+  );
+}

@@ -57,8 +57,12 @@ export function checkArguments(
   for (const [arg, { rule, byDefault }] of appliedRules(state.policy, spec, call)) {
     const allowed = allowedTexts(rule);
     for (const leaf of argumentValues(call.args, arg, found.notes)) {
-      if (!leaf.text.trim()) continue;
-      if (allowed.size && allowed.has(tokenize(leaf.text).join(" "))) {
+      const tokens = tokenize(leaf.text).join(" ");
+      if (!tokens) {
+        checkBlank(rule, leaf, found);
+        continue;
+      }
+      if (allowed.size && allowed.has(tokens)) {
         found.evidence.push({ argument: leaf.path, value: leaf.text, sources: [] });
         continue;
       }
@@ -80,6 +84,29 @@ function allowedTexts(rule: ArgRule): ReadonlySet<string> {
     if (Object.isFrozen(rule.allow)) ALLOWED_TEXTS.set(rule.allow, texts);
   }
   return texts;
+}
+
+/**
+ * A value with no token in it (empty, or only whitespace and invisible characters) carries nothing a
+ * source can be shown to contain, yet the tool receives it and gives it a meaning of its own (everyone,
+ * the root folder, a look-alike name). Fail closed: a rule that asks for a source or an allow list
+ * passes it only when the allow list names it exactly; otherwise it is vouched by nothing.
+ */
+function checkBlank(rule: ArgRule, leaf: Leaf, found: Findings): void {
+  if (!rule.require && !rule.allow.length) return;
+  if (rule.allow.some((value) => value.trim() === leaf.text.trim())) {
+    found.evidence.push({ argument: leaf.path, value: leaf.text, sources: [] });
+    return;
+  }
+  found.gaps.push({
+    code: rule.require ? "invented-argument" : "not-allowed",
+    severity: rule.onViolation,
+    message: `${leaf.path}=${quoteValue(leaf.text)} is empty to every source (nothing but whitespace or invisible ` +
+      `characters), so no input vouches for it; leave the argument out, or put ${quoteValue(leaf.text.trim())} ` +
+      `in its allow list`,
+    argument: leaf.path,
+    value: leaf.text,
+  });
 }
 
 function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Findings): void {

@@ -72,6 +72,7 @@ export type { ApproverRule, Ruling, RulingRequest } from "./ruling.ts";
 export { RulingBook } from "./ruling_book.ts";
 export { Branch, type BranchInit, type SourceEntry } from "./branch.ts";
 export type { Source } from "./source.ts";
+export type { StatedChanges } from "./derived_value.ts";
 export { type AnswerValue, attestAnswer } from "./answer_schema.ts";
 export { checkLabel, isLabelled, LABELLED, type LabelledValue, withLabel } from "./labelled.ts";
 export { type Leaf, LEAF_DEPTH_LIMIT, readLeaves } from "./read_leaves.ts";

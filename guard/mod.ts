@@ -70,6 +70,7 @@ export { explainDecision, formatRecovery, formatStep } from "./explain_decision.
 export { type Evidence, type Gap, gapKey, type Note, type NoteCode, type Severity } from "./gap.ts";
 export type { ApproverRule, Ruling, RulingRequest } from "./ruling.ts";
 export { RulingBook } from "./ruling_book.ts";
+export { type ConfirmingGuard, SHOWN_DECISIONS_KEPT, ShownDecisions } from "./shown_decisions.ts";
 export { Branch, type BranchInit, type SourceEntry } from "./branch.ts";
 export type { Source } from "./source.ts";
 export type { StatedChanges } from "./derived_value.ts";

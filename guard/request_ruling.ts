@@ -5,12 +5,13 @@
  */
 import type { PartialLabel } from "../core/mod.ts";
 import type { Branch } from "./branch.ts";
+import type { Decision } from "./decision.ts";
 import type { Gap } from "./gap.ts";
 import { RulingError } from "./guard_errors.ts";
 import { judge } from "./judge.ts";
 import type { Ruling } from "./ruling.ts";
 import { judgeState, type Session } from "./session.ts";
-import { errorText, type ToolCall } from "./tool_call.ts";
+import { errorText, makeToolCall, type ToolCall } from "./tool_call.ts";
 
 /**
  * Ask an approver for a ruling, bound to the open gaps in its mandate and to
@@ -59,6 +60,32 @@ export function requestRuling(session: Session, branch: Branch, approver: string
     );
   }
   return mint(session, branch, approver, call, inMandate, state.label);
+}
+
+/**
+ * Record the user's yes to a decision exactly as it was shown to them: a
+ * ruling from `user` bound to the shown call, its `confirm` gaps and the label
+ * it was decided under (`labelBefore`), as the guard's own confirm callback
+ * binds it. Spent with `propose()`, it waives only those gaps, and only while
+ * the branch's label is the same: a gap the user never saw stays open. Throws
+ * {@linkcode RulingError} when the decision was made for another branch or
+ * another call than its arguments, or has no gap a confirmation can waive.
+ */
+export function confirmShown(session: Session, branch: Branch, shown: Decision): Ruling {
+  const call = makeToolCall(shown.tool, shown.args);
+  if (shown.fingerprint !== call.fingerprint) {
+    throw new RulingError(`Cannot record a confirmation of ${call.tool}: the decision shown is for other arguments`);
+  }
+  if (shown.branch !== branch.name) {
+    throw new RulingError(
+      `Cannot record a confirmation of ${call.tool} in branch "${branch.name}": it was shown for branch "${shown.branch}"`,
+    );
+  }
+  const confirmable = shown.gaps.filter((gap) => gap.severity === "confirm");
+  if (!confirmable.length) {
+    throw new RulingError(`Cannot record a confirmation of ${call.tool}: the decision shown has no confirm gap`);
+  }
+  return mint(session, branch, "user", call, confirmable, shown.labelBefore);
 }
 
 function mint(

@@ -56,7 +56,7 @@ export {
 export { errorText, makeToolCall, type ToolCall } from "./tool_call.ts";
 export { incomingLabel, judge, type Judgement, type JudgeState } from "./judge.ts";
 export { type AppliedRule, appliedRules, isDestinationName, isOutward } from "./outward.ts";
-export { escalate, type Escalation, isDesignated, isSelectorName } from "./designation.ts";
+export { type DesignationOptions, escalate, type Escalation, isDesignated, isSelectorName } from "./designation.ts";
 export { fillTemplate, type PlanContext, type PlannerApprover, planRecovery } from "./plan_recovery.ts";
 export {
   type Decision,

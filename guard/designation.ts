@@ -12,13 +12,8 @@ import { canonicalEntity, isWeakValue } from "../harvest/mod.ts";
 import { readLeaves } from "./read_leaves.ts";
 import type { Source } from "./source.ts";
 
-/**
- * The last word of an argument name that selects by a criterion instead of
- * naming one object: a search term, a date, a bound. Anyone can write an item
- * that meets a criterion (an e-mail about "family reunion", an invitation on
- * May 15th), so a criterion the user stated does not designate what comes back.
- */
-const SELECTOR_WORDS: ReadonlySet<string> = new Set([
+/** The last word of an argument name that states a text criterion: a search term. */
+const TEXT_CRITERION_WORDS: readonly string[] = [
   "query",
   "q",
   "search",
@@ -28,6 +23,16 @@ const SELECTOR_WORDS: ReadonlySet<string> = new Set([
   "terms",
   "filter",
   "pattern",
+];
+
+/**
+ * The last word of an argument name that selects by a criterion instead of
+ * naming one object: a search term, a date, a bound. Anyone can write an item
+ * that meets a criterion (an e-mail about "family reunion", an invitation on
+ * May 15th), so a criterion the user stated does not designate what comes back.
+ */
+const SELECTOR_WORDS: ReadonlySet<string> = new Set([
+  ...TEXT_CRITERION_WORDS,
   "date",
   "day",
   "time",
@@ -39,6 +44,11 @@ const SELECTOR_WORDS: ReadonlySet<string> = new Set([
   "n",
   "count",
 ]);
+
+/** The words of a name (`start_date`, `fileName`, `search-emails`), lower-cased. */
+function nameWords(name: string): string[] {
+  return name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[_\-\s.]+/).filter(Boolean);
+}
 
 /**
  * Whether an argument selects by a criterion (its name's last word is
@@ -56,8 +66,7 @@ const SELECTOR_WORDS: ReadonlySet<string> = new Set([
  * ```
  */
 export function isSelectorName(name: string): boolean {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[_\-\s]+/).filter(Boolean);
-  return words.length > 0 && SELECTOR_WORDS.has(words[words.length - 1]);
+  return SELECTOR_WORDS.has(nameWords(name).at(-1) ?? "");
 }
 
 /**
@@ -154,21 +163,8 @@ export interface DesignationOptions {
 
 /** Whether an argument states a text criterion (a search term), not a date, a time or a bound. */
 function isTextCriterion(name: string): boolean {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[_\-\s]+/).filter(Boolean);
-  return TEXT_CRITERIA.has(words.at(-1) ?? "");
+  return TEXT_CRITERION_WORDS.includes(nameWords(name).at(-1) ?? "");
 }
-
-const TEXT_CRITERIA: ReadonlySet<string> = new Set([
-  "query",
-  "q",
-  "search",
-  "keyword",
-  "keywords",
-  "term",
-  "terms",
-  "filter",
-  "pattern",
-]);
 
 /** Whether a value is a link: a URL or a host, as the matcher reads them. */
 function isLink(text: string): boolean {
@@ -183,7 +179,7 @@ function isLink(text: string): boolean {
  * ("the emails about the trip" for `search_emails`).
  */
 function pointsAtKind(evidence: (value: string) => readonly Source[], tool: string): boolean {
-  const words = tool.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[_\-\s.]+/).filter(Boolean);
+  const words = nameWords(tool);
   const noun = words.at(-1);
   if (!noun || noun.length < 3 || words.length < 2) return false;
   const singular = noun.endsWith("s") ? noun.slice(0, -1) : noun;

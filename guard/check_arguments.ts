@@ -58,12 +58,11 @@ export function checkArguments(
   for (const [arg, { rule, byDefault }] of appliedRules(state.policy, spec, call)) {
     const allowed = allowedTexts(rule);
     for (const leaf of argumentValues(call.args, arg, found.notes)) {
-      const tokens = tokenize(leaf.text).join(" ");
-      if (!tokens) {
+      if (isBlank(leaf.text)) {
         checkBlank(rule, leaf, found);
         continue;
       }
-      if (allowed.size && allowed.has(tokens)) {
+      if (allowed.size && allowed.has(tokenize(leaf.text).join(" "))) {
         found.evidence.push({ argument: leaf.path, value: leaf.text, sources: [] });
         continue;
       }
@@ -85,6 +84,11 @@ function allowedTexts(rule: ArgRule): ReadonlySet<string> {
     if (Object.isFrozen(rule.allow)) ALLOWED_TEXTS.set(rule.allow, texts);
   }
   return texts;
+}
+
+/** Whether a value has no token in it; a letter or digit in ASCII always makes one, so most values are not scanned. */
+function isBlank(text: string): boolean {
+  return !/[A-Za-z0-9]/.test(text) && tokenize(text).length === 0;
 }
 
 /**

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { type Trust, trustRank } from "../core/mod.ts";
-import { derivations } from "./derived_value.ts";
+import { trustRank } from "../core/mod.ts";
+import { derivedArgument } from "./derived_value.ts";
 import { findEmbeddedValues, isAddressList, parseAddressList, tokenize, weakEvidence } from "../harvest/mod.ts";
 import type { Evidence, Gap, Note } from "./gap.ts";
 import type { ArgRule, ToolPolicy } from "./policy/mod.ts";
@@ -143,7 +143,7 @@ function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Finding
     }
     return;
   }
-  const derived = namesAnIdentifier(leaf.path) ? undefined : derivedValue(state, rule.require, leaf.text);
+  const derived = derivedArgument(state, rule.require, leaf);
   if (derived?.vouched) {
     const vouchers = [...uniqueNames(derived.sources), "user"].filter((name, i, all) => all.indexOf(name) === i);
     found.evidence.push({ argument: leaf.path, value: leaf.text, sources: vouchers, formula: derived.formula });
@@ -161,40 +161,6 @@ function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Finding
     return;
   }
   found.gaps.push(provenanceGap(state, rule.onViolation, leaf.path, leaf.text, sources, shown()));
-}
-
-/** Whether an argument names an object by an identifier (`id`, `file_id`, `userId`, `pin`, ...): no arithmetic applies. */
-function namesAnIdentifier(path: string): boolean {
-  const name = path.replace(/\[\d+\]/g, "").split(".").pop() ?? "";
-  const words = name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[_\-\s]+/);
-  return IDENTIFIER_WORDS.has(words[words.length - 1]);
-}
-
-const IDENTIFIER_WORDS: ReadonlySet<string> = new Set(["id", "ids", "key", "code", "pin", "password", "number", "no"]);
-
-/** How a value follows from a change the user stated and a base some source supplied. */
-interface DerivedValue {
-  readonly formula: string;
-  readonly base: string;
-  /** The base's sources: vouching ones when `vouched`, else the weaker ones that contain it. */
-  readonly sources: readonly Source[];
-  readonly vouched: boolean;
-}
-
-/**
- * The first one-step derivation of `value` from a change the user stated whose base a source at least `require`
- * trusted contains; else the first whose base some weaker source contains.
- */
-function derivedValue(state: JudgeState, require: Trust, value: string): DerivedValue | undefined {
-  if (!state.stated?.numbers.length) return undefined;
-  let weaker: DerivedValue | undefined;
-  for (const { base, formula } of derivations(value, state.stated)) {
-    const sources = state.evidence(base, require);
-    const vouching = sources.filter((source) => trustRank(source.trust) >= trustRank(require));
-    if (vouching.length) return { formula, base, sources: vouching, vouched: true };
-    if (sources.length) weaker ??= { formula, base, sources, vouched: false };
-  }
-  return weaker;
 }
 
 function checkEmbedded(state: JudgeState, rule: ArgRule, leaf: Leaf, byDefault: boolean, gaps: Gap[]): void {

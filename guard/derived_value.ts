@@ -11,7 +11,12 @@
  *
  * @module
  */
+import { type Trust, trustRank } from "../core/mod.ts";
 import { canonicalEntity, extractEntities } from "../harvest/mod.ts";
+import type { JudgeState } from "./judge_state.ts";
+import { nameWords } from "./name_words.ts";
+import type { Leaf } from "./read_leaves.ts";
+import type { Source } from "./source.ts";
 
 /** The changes a user stated: the numbers in their words, and which of them are percentages. */
 export interface StatedChanges {
@@ -145,3 +150,40 @@ function same(a: number, b: number): boolean {
 function write(number: number): string {
   return String(Number(number.toFixed(6)));
 }
+
+/** How an argument's value follows from a change the user stated and a base some source supplied. */
+export interface DerivedArgument {
+  /** How the value follows from the base, such as `1100 + 100`. */
+  readonly formula: string;
+  /** The base. */
+  readonly base: string;
+  /** The base's sources: vouching ones when `vouched`, else the weaker ones that contain it. */
+  readonly sources: readonly Source[];
+  /** Whether a source at least as trusted as the rule asks for contains the base. */
+  readonly vouched: boolean;
+}
+
+/**
+ * The first one-step derivation of an argument value from a change the user
+ * stated whose base a source at least `require` trusted contains; else the
+ * first whose base some weaker source contains. Arguments that name an
+ * identifier (last word `id`, `ids`, `key`, `code`, `pin`, `password`,
+ * `number`, `no`) get no arithmetic.
+ */
+export function derivedArgument(state: JudgeState, require: Trust, leaf: Leaf): DerivedArgument | undefined {
+  if (
+    !state.stated?.numbers.length || IDENTIFIER_WORDS.has(nameWords(leaf.path.replace(/\[\d+\]/g, "")).at(-1) ?? "")
+  ) {
+    return undefined;
+  }
+  let weaker: DerivedArgument | undefined;
+  for (const { base, formula } of derivations(leaf.text, state.stated)) {
+    const sources = state.evidence(base, require);
+    const vouching = sources.filter((source) => trustRank(source.trust) >= trustRank(require));
+    if (vouching.length) return { formula, base, sources: vouching, vouched: true };
+    if (sources.length) weaker ??= { formula, base, sources, vouched: false };
+  }
+  return weaker;
+}
+
+const IDENTIFIER_WORDS: ReadonlySet<string> = new Set(["id", "ids", "key", "code", "pin", "password", "number", "no"]);

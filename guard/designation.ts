@@ -9,6 +9,7 @@
  */
 import { trustRank } from "../core/mod.ts";
 import { canonicalEntity, isWeakValue } from "../harvest/mod.ts";
+import { nameWords } from "./name_words.ts";
 import { readLeaves } from "./read_leaves.ts";
 import type { Source } from "./source.ts";
 
@@ -44,11 +45,6 @@ const SELECTOR_WORDS: ReadonlySet<string> = new Set([
   "n",
   "count",
 ]);
-
-/** The words of a name (`start_date`, `fileName`, `search-emails`), lower-cased. */
-function nameWords(name: string): string[] {
-  return name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[_\-\s.]+/).filter(Boolean);
-}
 
 /**
  * Whether an argument selects by a criterion (its name's last word is

@@ -98,7 +98,7 @@ export class Branch {
     this.#known = init.label.known;
     this.#unknown = new Set(init.label.unknown);
     this.#label = init.label;
-    this.#stated = init.parent?.branch.stated ?? { numbers: [], percents: [] };
+    this.#stated = init.parent?.branch.stated ?? { numbers: [] };
   }
 
   /** The changes the user stated in their own words (see `derivations`), for values computed from them. */

@@ -106,9 +106,8 @@ function checkBlank(rule: ArgRule, leaf: Leaf, found: Findings): void {
   found.gaps.push({
     code: rule.require ? "invented-argument" : "not-allowed",
     severity: rule.onViolation,
-    message: `${leaf.path}=${quoteValue(leaf.text)} is empty to every source (nothing but whitespace or invisible ` +
-      `characters), so no input vouches for it; leave the argument out, or put ${quoteValue(leaf.text.trim())} ` +
-      `in its allow list`,
+    message: `${leaf.path}=${quoteValue(leaf.text)} is blank (only whitespace or invisible characters): no input ` +
+      `vouches for it; leave it out, or allow it in the policy`,
     argument: leaf.path,
     value: leaf.text,
   });

@@ -1,7 +1,7 @@
 /**
  * Values the model computed in one step from a change the user stated: "raise
- * the rent by 100" (a sum), "pay what is left of 500" (a difference), "raise
- * it by 5%" (a percentage), "move it three days later" (a date and an offset).
+ * the rent by 100" (a sum), "pay what is left of 500" (a difference), "move
+ * it three days later" (a date and an offset).
  *
  * The change must be in the user's own words; the value it applies to is an
  * ordinary look-up, so the caller judges it like any argument value. Nothing
@@ -18,12 +18,10 @@ import { nameWords } from "./name_words.ts";
 import type { Leaf } from "./read_leaves.ts";
 import type { Source } from "./source.ts";
 
-/** The changes a user stated: the numbers in their words, and which of them are percentages. */
+/** The changes a user stated: the numbers in their words (amounts' numbers too), at most {@linkcode STATED_LIMIT}. */
 export interface StatedChanges {
-  /** Every number in the user's words (amounts' numbers too), at most {@linkcode STATED_LIMIT}. */
+  /** The numbers, each once, in the order the user wrote them. */
   readonly numbers: readonly number[];
-  /** The numbers written as percentages (`5%`, `5 percent`). */
-  readonly percents: readonly number[];
 }
 
 /** A value read as a derivation: the base it was computed from, and how. */
@@ -38,43 +36,37 @@ export interface Derivation {
 export const STATED_LIMIT = 32;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})((?:[ T]\d{2}:\d{2}(?::\d{2})?)?)$/;
-const PERCENT = /(\d+(?:[.,]\d+)?)\s*(?:%|percent\b|per cent\b)/gi;
-const MAX_DAYS = 3660;
+const DAY = 86_400_000;
 
 /**
- * The changes stated in one user message, added to `into` (up to {@linkcode STATED_LIMIT} numbers).
+ * The changes stated in one user message, added to `into`.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { statedChanges } from "./derived_value.ts";
- * assert.deepEqual(statedChanges("Raise the rent by $100 and the fee by 5%"), { numbers: [100, 5], percents: [5] });
+ * assert.deepEqual(statedChanges("Raise the rent by $100, 3 days later", { numbers: [3] }), { numbers: [3, 100] });
  * ```
  */
-export function statedChanges(text: string, into: StatedChanges = { numbers: [], percents: [] }): StatedChanges {
+export function statedChanges(text: string, into: StatedChanges = { numbers: [] }): StatedChanges {
   const numbers = [...into.numbers];
-  const percents = [...into.percents];
   for (const entity of extractEntities(text)) {
-    if (numbers.length >= STATED_LIMIT) break;
     const number = numberOf(entity.type, entity.canonical);
-    if (number !== undefined && !numbers.includes(number)) numbers.push(number);
+    if (number !== undefined && !numbers.includes(number) && numbers.length < STATED_LIMIT) numbers.push(number);
   }
-  for (const match of text.matchAll(PERCENT)) {
-    const percent = Number(match[1].replace(",", "."));
-    if (numbers.includes(percent) && !percents.includes(percent)) percents.push(percent);
-  }
-  return { numbers, percents };
+  return { numbers };
 }
 
 /**
- * Every way `value` follows in one step from a stated change, in a stable
- * order: the bases to look up (a base may itself be a number the user stated).
+ * Every way `value` follows in one step from a stated change `u`, in a stable
+ * order: `t + u`, `t - u` and `u - t` for a number or an amount, `t ± u` days
+ * or weeks for an ISO date. The bases `t` are to be looked up.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { derivations } from "./derived_value.ts";
- * const stated = { numbers: [100, 3], percents: [] };
+ * const stated = { numbers: [100, 3] };
  * assert.deepEqual(derivations("1200", stated).slice(0, 2), [
  *   { base: "1100", formula: "1100 + 100" },
  *   { base: "1300", formula: "1300 - 100" },
@@ -84,46 +76,32 @@ export function statedChanges(text: string, into: StatedChanges = { numbers: [],
  * ```
  */
 export function derivations(value: string, stated: StatedChanges): Derivation[] {
+  const found: Derivation[] = [];
   const date = DATE.exec(value.trim());
-  if (date) return dateDerivations(date, stated.numbers);
-  const entity = canonicalEntity(value);
-  if (!entity) return [];
-  const number = numberOf(entity.type, entity.canonical);
-  if (number === undefined) return [];
-  const currency = entity.type === "amount" ? `${entity.canonical.split(" ")[0].toUpperCase()} ` : "";
-  const found: Derivation[] = [];
-  const add = (base: number | undefined, formula: (base: string) => string) => {
-    if (base === undefined || !Number.isFinite(base) || base < 0) return;
-    const text = write(base);
-    found.push({ base: currency + text, formula: formula(text) });
-  };
-  for (const change of stated.numbers) {
-    add(number - change, (base) => `${base} + ${write(change)}`);
-    add(number + change, (base) => `${base} - ${write(change)}`);
-    add(change - number, (base) => `${write(change)} - ${base}`);
-  }
-  for (const percent of stated.percents) {
-    add(exactBase(number, 1 + percent / 100), (base) => `${base} + ${write(percent)}%`);
-    add(exactBase(number, 1 - percent / 100), (base) => `${base} - ${write(percent)}%`);
-  }
-  return found;
-}
-
-function dateDerivations(date: RegExpExecArray, numbers: readonly number[]): Derivation[] {
-  const [, year, month, day, time] = date;
-  const at = Date.UTC(Number(year), Number(month) - 1, Number(day));
-  const check = new Date(at);
-  if (check.getUTCMonth() !== Number(month) - 1 || check.getUTCDate() !== Number(day)) return [];
-  const found: Derivation[] = [];
-  for (const number of numbers) {
-    if (!Number.isInteger(number) || number < 1) continue;
-    for (const [days, unit] of [[number, "day"], [number * 7, "week"]] as const) {
-      if (days > MAX_DAYS) continue;
-      const plural = number === 1 ? unit : `${unit}s`;
-      for (const sign of [1, -1]) {
-        const base = new Date(at - sign * days * 86_400_000).toISOString().slice(0, 10) + time;
-        found.push({ base, formula: `${base} ${sign > 0 ? "+" : "-"} ${number} ${plural}` });
+  if (date) {
+    const [, year, month, day, time] = date;
+    const at = Date.UTC(+year, +month - 1, +day);
+    if (new Date(at).toISOString().slice(0, 10) !== `${year}-${month}-${day}`) return found;
+    for (const u of stated.numbers) {
+      if (!Number.isInteger(u) || u < 1 || u > 500) continue;
+      for (const [days, unit] of [[u, "day"], [7 * u, "week"]] as const) {
+        for (const sign of [1, -1]) {
+          const base = new Date(at - sign * days * DAY).toISOString().slice(0, 10) + time;
+          found.push({ base, formula: `${base} ${sign > 0 ? "+" : "-"} ${u} ${unit}${u === 1 ? "" : "s"}` });
+        }
       }
+    }
+    return found;
+  }
+  const entity = canonicalEntity(value);
+  const number = entity && numberOf(entity.type, entity.canonical);
+  if (number === undefined) return found;
+  const currency = entity?.type === "amount" ? `${entity.canonical.split(" ")[0].toUpperCase()} ` : "";
+  for (const u of stated.numbers) {
+    for (const [base, formula] of [[number - u, "# + u"], [number + u, "# - u"], [u - number, "u - #"]] as const) {
+      if (base < 0) continue;
+      const t = write(base);
+      found.push({ base: currency + t, formula: formula.replace("#", t).replace("u", write(u)) });
     }
   }
   return found;
@@ -131,19 +109,8 @@ function dateDerivations(date: RegExpExecArray, numbers: readonly number[]): Der
 
 function numberOf(type: string, canonical: string): number | undefined {
   if (type !== "number" && type !== "amount") return undefined;
-  const number = Number(type === "amount" ? canonical.split(" ")[1] : canonical);
+  const number = Number(canonical.split(" ").at(-1));
   return Number.isFinite(number) ? number : undefined;
-}
-
-/** The base that `factor` turns into `number` exactly to the cent, if there is one. */
-function exactBase(number: number, factor: number): number | undefined {
-  if (factor <= 0) return undefined;
-  const base = Math.round((number / factor) * 100) / 100;
-  return same(base * factor, number) ? base : undefined;
-}
-
-function same(a: number, b: number): boolean {
-  return Math.abs(a - b) < 0.005;
 }
 
 /** A number as its canonical writing: no trailing zeros, no float noise. */
@@ -152,11 +119,7 @@ function write(number: number): string {
 }
 
 /** How an argument's value follows from a change the user stated and a base some source supplied. */
-export interface DerivedArgument {
-  /** How the value follows from the base, such as `1100 + 100`. */
-  readonly formula: string;
-  /** The base. */
-  readonly base: string;
+export interface DerivedArgument extends Derivation {
   /** The base's sources: vouching ones when `vouched`, else the weaker ones that contain it. */
   readonly sources: readonly Source[];
   /** Whether a source at least as trusted as the rule asks for contains the base. */
@@ -172,18 +135,17 @@ export interface DerivedArgument {
  */
 export function derivedArgument(state: JudgeState, require: Trust, leaf: Leaf): DerivedArgument | undefined {
   if (
-    !state.stated?.numbers.length || IDENTIFIER_WORDS.has(nameWords(leaf.path.replace(/\[\d+\]/g, "")).at(-1) ?? "")
-  ) {
-    return undefined;
-  }
+    !state.stated?.numbers.length ||
+    IDENTIFIER_WORDS.includes(nameWords(leaf.path.replace(/\[\d+\]/g, "")).at(-1) ?? "")
+  ) return undefined;
   let weaker: DerivedArgument | undefined;
-  for (const { base, formula } of derivations(leaf.text, state.stated)) {
-    const sources = state.evidence(base, require);
+  for (const derivation of derivations(leaf.text, state.stated)) {
+    const sources = state.evidence(derivation.base, require);
     const vouching = sources.filter((source) => trustRank(source.trust) >= trustRank(require));
-    if (vouching.length) return { formula, base, sources: vouching, vouched: true };
-    if (sources.length) weaker ??= { formula, base, sources, vouched: false };
+    if (vouching.length) return { ...derivation, sources: vouching, vouched: true };
+    if (sources.length) weaker ??= { ...derivation, sources, vouched: false };
   }
   return weaker;
 }
 
-const IDENTIFIER_WORDS: ReadonlySet<string> = new Set(["id", "ids", "key", "code", "pin", "password", "number", "no"]);
+const IDENTIFIER_WORDS: readonly string[] = ["id", "ids", "key", "code", "pin", "password", "number", "no"];

@@ -73,18 +73,15 @@ export function requestRuling(session: Session, branch: Branch, approver: string
  */
 export function confirmShown(session: Session, branch: Branch, shown: Decision): Ruling {
   const call = makeToolCall(shown.tool, shown.args);
-  if (shown.fingerprint !== call.fingerprint) {
-    throw new RulingError(`Cannot record a confirmation of ${call.tool}: the decision shown is for other arguments`);
-  }
-  if (shown.branch !== branch.name) {
-    throw new RulingError(
-      `Cannot record a confirmation of ${call.tool} in branch "${branch.name}": it was shown for branch "${shown.branch}"`,
-    );
-  }
   const confirmable = shown.gaps.filter((gap) => gap.severity === "confirm");
-  if (!confirmable.length) {
-    throw new RulingError(`Cannot record a confirmation of ${call.tool}: the decision shown has no confirm gap`);
-  }
+  const why = shown.fingerprint !== call.fingerprint
+    ? "it is for other arguments"
+    : shown.branch !== branch.name
+    ? `it was shown in branch "${shown.branch}", not "${branch.name}"`
+    : !confirmable.length
+    ? "it has no confirm gap"
+    : undefined;
+  if (why) throw new RulingError(`Cannot record a confirmation of ${call.tool} from the decision shown: ${why}`);
   return mint(session, branch, "user", call, confirmable, shown.labelBefore);
 }
 

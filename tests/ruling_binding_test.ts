@@ -178,8 +178,11 @@ Deno.test("Guard.confirmShown() refuses a decision for other arguments, another 
   const shown = guard.decide("post", { to: "desk@corp.example" });
   assert.throws(() => guard.confirmShown({ ...shown, args: { to: "eve@attacker.example" } }), {
     name: "RulingError",
-    message: "Cannot record a confirmation of post: the decision shown is for other arguments",
+    message: "Cannot record a confirmation of post from the decision shown: it is for other arguments",
   });
-  assert.throws(() => guard.confirmShown({ ...shown, branch: "main/child" }), /it was shown for branch "main\/child"/);
-  assert.throws(() => guard.confirmShown({ ...shown, gaps: [] }), /the decision shown has no confirm gap/);
+  assert.throws(
+    () => guard.confirmShown({ ...shown, branch: "main/child" }),
+    /it was shown in branch "main\/child", not "main"/,
+  );
+  assert.throws(() => guard.confirmShown({ ...shown, gaps: [] }), /it has no confirm gap/);
 });

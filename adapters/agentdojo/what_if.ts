@@ -50,7 +50,7 @@ export function withOptOut(raw: Readonly<Record<string, unknown>>, optOut: Defau
 /** The variants, each as opt-outs of the library defaults. */
 export const VARIANTS: readonly (readonly [string, DefaultsOptOut])[] = [
   ["library defaults", {}],
-  ["designation by name only (the v3 library)", { confirm_untrusted_from: "named" }],
+  ["designation by name (v3)", { confirm_untrusted_from: "named" }],
   ["(a) outward default only", { confirm_untrusted_from: "any" }],
   ["(b) escalation only", { outward_embedded: "off" }],
   ["neither (the v2 library)", { outward_embedded: "off", confirm_untrusted_from: "any" }],

@@ -7,6 +7,7 @@
  */
 import { type Label, Ledger, meet, type PartialLabel, type Trust, trustRank } from "../core/mod.ts";
 import { EvidenceIndex, type StructuredLeaf } from "../harvest/mod.ts";
+import { type StatedChanges, statedChanges } from "./derived_value.ts";
 import { BranchClosedError } from "./guard_errors.ts";
 import type { AnswerSchema } from "./policy/mod.ts";
 import { RulingBook } from "./ruling_book.ts";
@@ -82,6 +83,7 @@ export class Branch {
   #label: PartialLabel | undefined;
   readonly #tainters: string[] = [];
   readonly #tainted = new Set<string>();
+  #stated: StatedChanges;
   #closed = false;
 
   /** Make a branch; a child is made with {@linkcode Branch.child}. */
@@ -96,6 +98,12 @@ export class Branch {
     this.#known = init.label.known;
     this.#unknown = new Set(init.label.unknown);
     this.#label = init.label;
+    this.#stated = init.parent?.branch.stated ?? { numbers: [] };
+  }
+
+  /** The changes the user stated in their own words (see `derivations`), for values computed from them. */
+  get stated(): StatedChanges {
+    return this.#stated;
   }
 
   /** The running label. */
@@ -159,6 +167,7 @@ export class Branch {
     this.#sources.push(source);
     // Indexed by trust rank, so a look-up finds the strongest source first and can stop there.
     const rank = trustRank(entry.trust);
+    if (name === "user") { for (const text of entry.texts ?? []) this.#stated = statedChanges(text, this.#stated); }
     if (entry.fields) this.evidence.addFields(source.id, entry.fields, rank);
     for (const text of entry.texts ?? []) this.evidence.addText(source.id, text, rank);
     if (entry.leaves !== undefined) this.evidence.addLeaves(source.id, entry.leaves, rank);

@@ -4,6 +4,7 @@
  * @module
  */
 import { trustRank } from "../core/mod.ts";
+import { derivedArgument } from "./derived_value.ts";
 import { findEmbeddedValues, isAddressList, parseAddressList, tokenize, weakEvidence } from "../harvest/mod.ts";
 import type { Evidence, Gap, Note } from "./gap.ts";
 import type { ArgRule, ToolPolicy } from "./policy/mod.ts";
@@ -57,7 +58,10 @@ export function checkArguments(
   for (const [arg, { rule, byDefault }] of appliedRules(state.policy, spec, call)) {
     const allowed = allowedTexts(rule);
     for (const leaf of argumentValues(call.args, arg, found.notes)) {
-      if (!leaf.text.trim()) continue;
+      if (isBlank(leaf.text)) {
+        checkBlank(rule, leaf, found);
+        continue;
+      }
       if (allowed.size && allowed.has(tokenize(leaf.text).join(" "))) {
         found.evidence.push({ argument: leaf.path, value: leaf.text, sources: [] });
         continue;
@@ -80,6 +84,33 @@ function allowedTexts(rule: ArgRule): ReadonlySet<string> {
     if (Object.isFrozen(rule.allow)) ALLOWED_TEXTS.set(rule.allow, texts);
   }
   return texts;
+}
+
+/** Whether a value has no token in it; a letter or digit in ASCII always makes one, so most values are not scanned. */
+function isBlank(text: string): boolean {
+  return !/[A-Za-z0-9]/.test(text) && tokenize(text).length === 0;
+}
+
+/**
+ * A value with no token in it (empty, or only whitespace and invisible characters) carries nothing a
+ * source can be shown to contain, yet the tool receives it and gives it a meaning of its own (everyone,
+ * the root folder, a look-alike name). Fail closed: a rule that asks for a source or an allow list
+ * passes it only when the allow list names it exactly; otherwise it is vouched by nothing.
+ */
+function checkBlank(rule: ArgRule, leaf: Leaf, found: Findings): void {
+  if (!rule.require && !rule.allow.length) return;
+  if (rule.allow.some((value) => value.trim() === leaf.text.trim())) {
+    found.evidence.push({ argument: leaf.path, value: leaf.text, sources: [] });
+    return;
+  }
+  found.gaps.push({
+    code: rule.require ? "invented-argument" : "not-allowed",
+    severity: rule.onViolation,
+    message: `${leaf.path}=${quoteValue(leaf.text)} is blank (only whitespace or invisible characters): no input ` +
+      `vouches for it; leave it out, or allow it in the policy`,
+    argument: leaf.path,
+    value: leaf.text,
+  });
 }
 
 function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Findings): void {
@@ -109,6 +140,23 @@ function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Finding
           `(${weakness}); protect ${leaf.path} with an allow list or on_tainted`,
       });
     }
+    return;
+  }
+  const derived = derivedArgument(state, rule.require, leaf);
+  if (derived?.vouched) {
+    const vouchers = [...uniqueNames(derived.sources), "user"].filter((name, i, all) => all.indexOf(name) === i);
+    found.evidence.push({ argument: leaf.path, value: leaf.text, sources: vouchers, formula: derived.formula });
+    found.notes.push({
+      code: "derived-value",
+      message: `${shown()} appears in no input, but is ${derived.formula}: ` +
+        `${quoteValue(derived.base)} from ${names(derived.sources)}, changed as the user stated in their own words`,
+    });
+    return;
+  }
+  if (derived && !sources.length) {
+    // Computed from a base that only weaker sources supplied: the value has its base's provenance.
+    const basis = `${shown()} is ${derived.formula}, and its base ${quoteValue(derived.base)}`;
+    found.gaps.push(provenanceGap(state, rule.onViolation, leaf.path, leaf.text, derived.sources, basis));
     return;
   }
   found.gaps.push(provenanceGap(state, rule.onViolation, leaf.path, leaf.text, sources, shown()));

@@ -8,17 +8,13 @@
  * @module
  */
 import { trustRank } from "../core/mod.ts";
-import { isWeakValue } from "../harvest/mod.ts";
+import { canonicalEntity, isWeakValue } from "../harvest/mod.ts";
+import { nameWords } from "./name_words.ts";
 import { readLeaves } from "./read_leaves.ts";
 import type { Source } from "./source.ts";
 
-/**
- * The last word of an argument name that selects by a criterion instead of
- * naming one object: a search term, a date, a bound. Anyone can write an item
- * that meets a criterion (an e-mail about "family reunion", an invitation on
- * May 15th), so a criterion the user stated does not designate what comes back.
- */
-const SELECTOR_WORDS: ReadonlySet<string> = new Set([
+/** The last word of an argument name that states a text criterion: a search term. */
+const TEXT_CRITERION_WORDS: readonly string[] = [
   "query",
   "q",
   "search",
@@ -28,6 +24,16 @@ const SELECTOR_WORDS: ReadonlySet<string> = new Set([
   "terms",
   "filter",
   "pattern",
+];
+
+/**
+ * The last word of an argument name that selects by a criterion instead of
+ * naming one object: a search term, a date, a bound. Anyone can write an item
+ * that meets a criterion (an e-mail about "family reunion", an invitation on
+ * May 15th), so a criterion the user stated does not designate what comes back.
+ */
+const SELECTOR_WORDS: ReadonlySet<string> = new Set([
+  ...TEXT_CRITERION_WORDS,
   "date",
   "day",
   "time",
@@ -56,42 +62,64 @@ const SELECTOR_WORDS: ReadonlySet<string> = new Set([
  * ```
  */
 export function isSelectorName(name: string): boolean {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[_\-\s]+/).filter(Boolean);
-  return words.length > 0 && SELECTOR_WORDS.has(words[words.length - 1]);
+  return SELECTOR_WORDS.has(nameWords(name).at(-1) ?? "");
 }
 
 /**
- * Whether the user designated the source a call reads: at least one argument
- * that names an object (not a criterion, {@linkcode isSelectorName}) is
- * vouched for by the user's own words (a `user` source, by the guard's
- * provenance matching), and no argument is a pointer that only untrusted
- * input (or nothing) supplied. Short values (`isWeakValue`: counts, one or two
- * characters) and criteria neither designate nor disqualify. So a page
- * reached through a link inside a message is not designated, even when the
- * user named the message (designation never flows through untrusted content),
- * and neither is what a search for the user's words returns.
+ * Whether the user designated the source a call reads. Three ways:
+ *
+ * - _Named._ An argument that names an object (not a criterion,
+ *   {@linkcode isSelectorName}) is vouched for by the user's own words (a
+ *   `user` source, by the guard's provenance matching).
+ * - _Reached through a designated source._ An object-naming argument came
+ *   from a source the user designated (a link in the message the user pointed
+ *   at, a channel on the to-do page the user gave): the user delegated
+ *   following it. Designation flows along such pointers, never from a source
+ *   the user did not designate.
+ * - _A kind the user named._ The call selects only by criteria the user
+ *   stated ("the emails about the hiking trip": `search_emails` with query
+ *   `hiking trip`), and the user's words name the kind of object the tool
+ *   reads: the last word of its name, singular or plural (`emails`).
+ *
+ * In every case, no object-naming argument may be a pointer that only
+ * undesignated untrusted input (or nothing) supplied. Short values
+ * (`isWeakValue`: counts, one or two characters) neither designate nor
+ * disqualify. `options.tool` (the call's tool) enables the third way;
+ * `options.follow: false` keeps only the first.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { isDesignated } from "./designation.ts";
+ * import type { Source } from "./source.ts";
  * import { knownLabel, makeLabel } from "../core/mod.ts";
  * const label = knownLabel(makeLabel(["public"], "trusted"));
- * const user = { id: 0, name: "user", trust: "trusted" as const, label, vouches: "text" as const };
- * const inbox = { id: 1, name: "tool:read_inbox", trust: "suspicious" as const, label, vouches: "text" as const };
- * const evidence = (value: string) =>
- *   value === "bill-december-2023.txt" ? [user] : value === "www.evil.example" ? [inbox] : [];
+ * const user: Source = { id: 0, name: "user", trust: "trusted", label, vouches: "text" };
+ * const inbox: Source = { id: 1, name: "tool:read_inbox", trust: "suspicious", label, vouches: "text" };
+ * const named: Source = { ...inbox, id: 2, designated: true };
+ * const seen: Record<string, Source[]> = {
+ *   "bill-december-2023.txt": [user], "www.evil.example": [inbox], "www.bob.example": [named],
+ *   "hiking trip": [user], "the emails": [user],
+ * };
+ * const evidence = (value: string) => seen[value] ?? [];
  * assert.equal(isDesignated(evidence, { file_path: "bill-december-2023.txt" }), true);
  * assert.equal(isDesignated(evidence, { url: "www.evil.example" }), false);
+ * assert.equal(isDesignated(evidence, { url: "www.bob.example" }), true); // a link in a designated source
  * assert.equal(isDesignated(evidence, { n: 50 }), false);
  * assert.equal(isDesignated(evidence, { query: "bill-december-2023.txt" }), false); // a criterion, not a name
+ * assert.equal(isDesignated(evidence, { query: "hiking trip" }, { tool: "search_emails" }), true); // "the emails ..."
+ * assert.equal(isDesignated(evidence, { query: "hiking trip" }, { tool: "search_files" }), false);
+ * assert.equal(isDesignated(evidence, { url: "www.bob.example" }, { follow: false }), false);
  * ```
  */
 export function isDesignated(
   evidence: (value: string) => readonly Source[],
   args: Readonly<Record<string, unknown>>,
+  options: DesignationOptions = {},
 ): boolean {
+  const follow = options.follow ?? true;
   let named = false;
+  let statedCriterion = false;
   for (const [arg, value] of Object.entries(args)) {
     const selector = isSelectorName(arg);
     for (const leaf of readLeaves(value, arg)) {
@@ -101,14 +129,62 @@ export function isDesignated(
       const weak = selector || isWeakValue(text);
       if (sources.some((source) => source.name === "user")) {
         if (!weak) named = true;
+        else if (selector && !isWeakValue(text) && isTextCriterion(arg)) statedCriterion = true;
         continue;
       }
       if (weak) continue;
-      if (!sources.some((source) => trustRank(source.trust) >= trustRank("trusted"))) return false;
+      if (sources.some((source) => trustRank(source.trust) >= trustRank("trusted"))) continue;
+      // A link in a source the user designated: the user delegated following it.
+      if (follow && isLink(text) && sources.some((source) => source.designated === true)) {
+        named = true;
+        continue;
+      }
+      return false;
     }
   }
-  return named;
+  if (named) return true;
+  return follow && statedCriterion && options.tool !== undefined && pointsAtKind(evidence, options.tool);
 }
+
+/** How {@linkcode isDesignated} reads a call. */
+export interface DesignationOptions {
+  /** The call's tool: a call that selects by the user's criteria is designated when the user points at its kind. */
+  readonly tool?: string;
+  /**
+   * Whether designation follows links in designated sources and the kinds the user points at (default `true`);
+   * `false` designates only by the user naming the object (`confirm_untrusted_from: named`).
+   */
+  readonly follow?: boolean;
+}
+
+/** Whether an argument states a text criterion (a search term), not a date, a time or a bound. */
+function isTextCriterion(name: string): boolean {
+  return TEXT_CRITERION_WORDS.includes(nameWords(name).at(-1) ?? "");
+}
+
+/** Whether a value is a link: a URL or a host, as the matcher reads them. */
+function isLink(text: string): boolean {
+  const type = canonicalEntity(text)?.type;
+  return type === "url" || type === "host";
+}
+
+/**
+ * Whether the user's words point at the kind of object a tool reads: the last
+ * word of its name (at least three letters, in a name of two words or more),
+ * singular or plural, after `the`, `this`, `that`, `these` or `those`
+ * ("the emails about the trip" for `search_emails`).
+ */
+function pointsAtKind(evidence: (value: string) => readonly Source[], tool: string): boolean {
+  const words = nameWords(tool);
+  const noun = words.at(-1);
+  if (!noun || noun.length < 3 || words.length < 2) return false;
+  const singular = noun.endsWith("s") ? noun.slice(0, -1) : noun;
+  return POINTING_WORDS.some((word) =>
+    [singular, `${singular}s`].some((form) => evidence(`${word} ${form}`).some((source) => source.name === "user"))
+  );
+}
+
+const POINTING_WORDS: readonly string[] = ["the", "this", "that", "these", "those"];
 
 /** What escalation made of one provenance gap's severity, and why. */
 export interface Escalation {

@@ -38,9 +38,10 @@ export function explainDecision(decision: Decision): string {
   }
   for (const item of decision.evidence) {
     const shown = `${item.argument}=${quoteValue(item.value)}`;
-    lines.push(
-      item.sources.length ? `+ ${shown} comes from ${item.sources.join(", ")}` : `+ ${shown} is on the allow list`,
-    );
+    const from = item.formula
+      ? `is ${item.formula}, from ${item.sources.join(", ")}`
+      : `comes from ${item.sources.join(", ")}`;
+    lines.push(item.sources.length ? `+ ${shown} ${from}` : `+ ${shown} is on the allow list`);
   }
   for (const note of decision.notes) lines.push(`  note [${note.code}]: ${note.message}`);
   if (decision.recovery) lines.push(formatRecovery(decision.recovery));

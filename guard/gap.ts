@@ -53,6 +53,11 @@ export interface Evidence {
   readonly value: string;
   /** The vouching sources, such as `user` or `tool:get_contacts`; empty when the allow list passed it. */
   readonly sources: readonly string[];
+  /**
+   * For a value computed in one step from a change the user stated: how it follows from its base, such as
+   * `1100 + 100`; `sources` then vouch for the base, and `user` for the change.
+   */
+  readonly formula?: string;
 }
 
 /** The kinds of remark a decision or the audit log can carry. */
@@ -64,7 +69,8 @@ export type NoteCode =
   | "user-declined"
   | "deep-value"
   | "label-invalid"
-  | "effect-in-flight";
+  | "effect-in-flight"
+  | "derived-value";
 
 /** A remark that does not block, such as weak evidence. */
 export interface Note {
@@ -74,7 +80,9 @@ export interface Note {
    * gaps, already spent, or not minted by this branch), `user-declined` (the
    * confirm callback said no or threw), `deep-value` (a value nested beyond
    * the indexing limit was matched as text), `label-invalid` (a malformed
-   * label was replaced by the strictest one) or `effect-in-flight`.
+   * label was replaced by the strictest one), `effect-in-flight` or
+   * `derived-value` (a value computed in one step from a change the user
+   * stated passed: its base is vouched for, the change is in the user's words).
    */
   readonly code: NoteCode;
   /** What to know and what to do about it. */

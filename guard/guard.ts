@@ -11,7 +11,7 @@ import { Branch } from "./branch.ts";
 import { type Decision, makeDecision, type Recovery } from "./decision.ts";
 import { completeCall, judgeCall, recoveryFor, reserveCall } from "./dispatch.ts";
 import { mergeAnswer } from "./merge_answer.ts";
-import { requestRuling } from "./request_ruling.ts";
+import { confirmShown, requestRuling } from "./request_ruling.ts";
 import type {
   CompleteResult,
   GuardOptions,
@@ -158,6 +158,18 @@ export class Guard {
     const call = makeToolCall(tool, args);
     this.#branch.assertOpen();
     return requestRuling(this.#session, this.#branch, approver, call);
+  }
+
+  /**
+   * Record the user's yes to a `confirm` decision exactly as it was shown to
+   * them (from {@linkcode Guard.decide} or a confirm callback): a ruling that
+   * waives only the shown `confirm` gaps, under the shown label. Pass it to
+   * `propose()` in `rulings`; adapters and `pab serve` use it for answers the
+   * user gives outside a confirm callback. Throws {@linkcode RulingError}.
+   */
+  confirmShown(shown: Decision): Ruling {
+    this.#branch.assertOpen();
+    return confirmShown(this.#session, this.#branch, shown);
   }
 
   /**

@@ -5,6 +5,7 @@
  */
 import type { Cast, PartialLabel, Trust } from "../core/mod.ts";
 import type { Evidence, Gap, Note } from "./gap.ts";
+import type { StatedChanges } from "./derived_value.ts";
 import type { Policy } from "./policy/mod.ts";
 import type { Source } from "./source.ts";
 
@@ -27,6 +28,8 @@ export interface JudgeState {
    * trusted contains the value, it may name only those: a vouched value needs no other names.
    */
   readonly evidence: (value: string, atLeast?: Trust) => readonly Source[];
+  /** The changes the user stated in their own words, for values computed in one step from them (none when absent). */
+  readonly stated?: StatedChanges;
 }
 
 /** Gate 1's full findings for one call. */

@@ -56,7 +56,7 @@ export {
 export { errorText, makeToolCall, type ToolCall } from "./tool_call.ts";
 export { incomingLabel, judge, type Judgement, type JudgeState } from "./judge.ts";
 export { type AppliedRule, appliedRules, isDestinationName, isOutward } from "./outward.ts";
-export { escalate, type Escalation, isDesignated, isSelectorName } from "./designation.ts";
+export { type DesignationOptions, escalate, type Escalation, isDesignated, isSelectorName } from "./designation.ts";
 export { fillTemplate, type PlanContext, type PlannerApprover, planRecovery } from "./plan_recovery.ts";
 export {
   type Decision,
@@ -70,8 +70,10 @@ export { explainDecision, formatRecovery, formatStep } from "./explain_decision.
 export { type Evidence, type Gap, gapKey, type Note, type NoteCode, type Severity } from "./gap.ts";
 export type { ApproverRule, Ruling, RulingRequest } from "./ruling.ts";
 export { RulingBook } from "./ruling_book.ts";
+export { type ConfirmingGuard, SHOWN_DECISIONS_KEPT, ShownDecisions } from "./shown_decisions.ts";
 export { Branch, type BranchInit, type SourceEntry } from "./branch.ts";
 export type { Source } from "./source.ts";
+export type { StatedChanges } from "./derived_value.ts";
 export { type AnswerValue, attestAnswer } from "./answer_schema.ts";
 export { checkLabel, isLabelled, LABELLED, type LabelledValue, withLabel } from "./labelled.ts";
 export { type Leaf, LEAF_DEPTH_LIMIT, readLeaves } from "./read_leaves.ts";

@@ -16,9 +16,11 @@
  */
 import type { Gap, GapCode } from "./gap.ts";
 import type { Recovery, RecoveryStep } from "./decision.ts";
-import { judge, type Judgement, type JudgeState } from "./judge.ts";
+import { meetPartial, type PartialLabel } from "../core/mod.ts";
+import { incomingLabel, judge, type Judgement, type JudgeState } from "./judge.ts";
 import { effectKey, GAP_KINDS } from "./policy/mod.ts";
 import type { ApproverRule } from "./ruling.ts";
+import type { Source } from "./source.ts";
 import { makeToolCall, type ToolCall } from "./tool_call.ts";
 
 /** An approver the planner may ask: its mandate from the policy and its rule from code. */
@@ -66,7 +68,8 @@ export interface PlanContext {
  * ```
  */
 export function planRecovery(context: PlanContext, call: ToolCall, first?: Judgement): Recovery {
-  const start = context.state;
+  // Every planning state shares the conversation's sources: a value's sources are looked up once for all of them.
+  const start: JudgeState = { ...context.state, evidence: rememberedEvidence(context.state.evidence) };
   const report = first ?? judge(start, call);
   if (report.gaps.some((gap) => !GAP_KINDS[gap.code].waivable)) {
     return { found: false, reason: GAP_KINDS["guard-error"].noRoute };
@@ -76,6 +79,7 @@ export function planRecovery(context: PlanContext, call: ToolCall, first?: Judge
   ];
   // Made when a prerequisite is first explored: most blocked calls have none.
   let seen: Set<string> | undefined;
+  let runnable: readonly PrerequisiteRun[] | undefined;
   for (let head = 0; head < queue.length; head++) {
     const { state, steps } = queue[head];
     const found = queue[head].report ?? judge(state, call);
@@ -85,26 +89,76 @@ export function planRecovery(context: PlanContext, call: ToolCall, first?: Judge
     if (steps.length >= context.depth) continue;
     const missing = new Set(found.gaps.filter((gap) => gap.code === "prior").map((gap) => gap.effect!));
     if (!missing.size) continue;
-    for (const [name, spec] of Object.entries(state.policy.tools)) {
-      if (!spec.prerequisite) continue;
-      const args = fillTemplate(spec.prerequisite.args, call.args) as Record<string, unknown>;
-      const writes = spec.effects.map((template) => effectKey(template, args));
-      if (!writes.some((effect) => missing.has(effect))) continue;
-      const prerequisite = judge(state, makeToolCall(name, args));
-      if (prerequisite.gaps.length) continue;
+    runnable ??= prerequisiteRuns(start, call);
+    for (const { name, args, writes, run, incoming } of runnable) {
+      if (!incoming || !writes.some((effect) => missing.has(effect))) continue;
+      // The state a run leads to is known before it is judged (its label is the one Gate 1 looks ahead to): a state
+      // another runnable prerequisite already leads to is not judged again.
       const next: JudgeState = {
         ...state,
-        label: prerequisite.future,
+        label: meetPartial(state.label, incoming),
         effects: new Set([...state.effects, ...writes]),
       };
       seen ??= new Set([stateKey(start)]);
       const key = stateKey(next);
-      if (seen.has(key)) continue;
+      if (seen.has(key) || judge(state, run).gaps.length) continue;
       seen.add(key);
       queue.push({ state: next, steps: [...steps, { kind: "run", tool: name, args, writes }] });
     }
   }
   return { found: false, reason: explainNoRoute(context, call, report.gaps) };
+}
+
+/** A tool that can run as a prerequisite of one blocked call: its call and the effects it writes, made once. */
+interface PrerequisiteRun {
+  readonly name: string;
+  readonly args: Record<string, unknown>;
+  readonly writes: readonly string[];
+  readonly run: ToolCall;
+  /** The label of what it reads, as Gate 1 computes it; `undefined` when that fails (the run is never runnable). */
+  readonly incoming: PartialLabel | undefined;
+}
+
+/** The prerequisite runs the policy offers for `call`: they depend on its arguments, not on the planning state. */
+function prerequisiteRuns(state: JudgeState, call: ToolCall): readonly PrerequisiteRun[] {
+  let byCall = RUNS.get(state.policy);
+  if (!byCall) RUNS.set(state.policy, byCall = new Map());
+  const known = call.fingerprint ? byCall.get(call.fingerprint) : undefined;
+  if (known) return known;
+  const runs: PrerequisiteRun[] = [];
+  for (const [name, spec] of Object.entries(state.policy.tools)) {
+    if (!spec.prerequisite) continue;
+    const args = fillTemplate(spec.prerequisite.args, call.args) as Record<string, unknown>;
+    const writes = spec.effects.map((template) => effectKey(template, args));
+    let incoming: PartialLabel | undefined;
+    try {
+      incoming = incomingLabel(state.policy, name, args);
+    } catch {
+      incoming = undefined;
+    }
+    runs.push({ name, args, writes, run: makeToolCall(name, args), incoming });
+  }
+  if (byCall.size >= RUNS_KEPT) byCall.delete(byCall.keys().next().value!);
+  if (call.fingerprint) byCall.set(call.fingerprint, runs);
+  return runs;
+}
+
+/**
+ * The prerequisite runs of recently planned calls, by policy and call fingerprint: a blocked call is often planned
+ * again (decided, then proposed), and its runs, with their fingerprints, depend only on the policy and its arguments.
+ */
+const RUNS = new WeakMap<object, Map<string, readonly PrerequisiteRun[]>>();
+const RUNS_KEPT = 64;
+
+/** `evidence`, remembering each answer for the planning it serves (the sources do not change while it plans). */
+function rememberedEvidence(evidence: JudgeState["evidence"]): JudgeState["evidence"] {
+  const known = new Map<string, readonly Source[]>();
+  return (value, atLeast) => {
+    const key = `${atLeast ?? ""}\u0000${value}`;
+    let sources = known.get(key);
+    if (!sources) known.set(key, sources = evidence(value, atLeast));
+    return sources;
+  };
 }
 
 interface Candidate {

@@ -16,7 +16,7 @@ import {
 } from "../core/mod.ts";
 import type { Branch } from "./branch.ts";
 import { LabelError } from "./guard_errors.ts";
-import { isDesignated } from "./designation.ts";
+import { type DesignationOptions, isDesignated } from "./designation.ts";
 import { incomingLabel } from "./judge.ts";
 import { checkLabel } from "./labelled.ts";
 import { type Policy, toolPolicy } from "./policy/mod.ts";
@@ -110,7 +110,8 @@ export function recordOutput(context: RecordContext, tool: string, output: unkno
   // The label and the taint first: whatever happens below, what was read counts as read.
   branch.restrict(label);
   if (trust === "suspicious" || label.unknown.length) branch.taint(name);
-  const designated = designatedCall(branch, options.args ?? {});
+  const follow = policy.default.confirmUntrustedFrom !== "named";
+  const designated = designatedCall(branch, options.args ?? {}, { tool, follow });
   try {
     const deep = indexOutput(branch, name, {
       trust,
@@ -154,9 +155,14 @@ interface Indexing {
 }
 
 /** Whether the user named the call in their own words; a failure to tell is a no (the stricter answer). */
-function designatedCall(branch: Branch, args: Readonly<Record<string, unknown>>): boolean {
+function designatedCall(
+  branch: Branch,
+  args: Readonly<Record<string, unknown>>,
+  options: DesignationOptions,
+): boolean {
   try {
-    return isDesignated((value) => branch.evidence.find(value).map((match) => branch.sources[match.sourceId]), args);
+    const evidence = (value: string) => branch.evidence.find(value).map((match) => branch.sources[match.sourceId]);
+    return isDesignated(evidence, args, options);
   } catch {
     return false;
   }

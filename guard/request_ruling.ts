@@ -5,12 +5,13 @@
  */
 import type { PartialLabel } from "../core/mod.ts";
 import type { Branch } from "./branch.ts";
+import type { Decision } from "./decision.ts";
 import type { Gap } from "./gap.ts";
 import { RulingError } from "./guard_errors.ts";
 import { judge } from "./judge.ts";
 import type { Ruling } from "./ruling.ts";
 import { judgeState, type Session } from "./session.ts";
-import { errorText, type ToolCall } from "./tool_call.ts";
+import { errorText, makeToolCall, type ToolCall } from "./tool_call.ts";
 
 /**
  * Ask an approver for a ruling, bound to the open gaps in its mandate and to
@@ -59,6 +60,29 @@ export function requestRuling(session: Session, branch: Branch, approver: string
     );
   }
   return mint(session, branch, approver, call, inMandate, state.label);
+}
+
+/**
+ * Record the user's yes to a decision exactly as it was shown to them: a
+ * ruling from `user` bound to the shown call, its `confirm` gaps and the label
+ * it was decided under (`labelBefore`), as the guard's own confirm callback
+ * binds it. Spent with `propose()`, it waives only those gaps, and only while
+ * the branch's label is the same: a gap the user never saw stays open. Throws
+ * {@linkcode RulingError} when the decision was made for another branch or
+ * another call than its arguments, or has no gap a confirmation can waive.
+ */
+export function confirmShown(session: Session, branch: Branch, shown: Decision): Ruling {
+  const call = makeToolCall(shown.tool, shown.args);
+  const confirmable = shown.gaps.filter((gap) => gap.severity === "confirm");
+  const why = shown.fingerprint !== call.fingerprint
+    ? "it is for other arguments"
+    : shown.branch !== branch.name
+    ? `it was shown in branch "${shown.branch}", not "${branch.name}"`
+    : !confirmable.length
+    ? "it has no confirm gap"
+    : undefined;
+  if (why) throw new RulingError(`Cannot record a confirmation of ${call.tool} from the decision shown: ${why}`);
+  return mint(session, branch, "user", call, confirmable, shown.labelBefore);
 }
 
 function mint(

@@ -62,15 +62,15 @@ Deno.test("with both library defaults opted out, the replay with every output fe
   assert.deepEqual({ schemaVersion: 1, suites, stoppedHow }, committed);
 });
 
-Deno.test("the committed v3 results are what pab bench agentdojo prints", async () => {
-  const committed = JSON.parse(await Deno.readTextFile(new URL("traces/agentdojo/results/v3/results.json", ROOT)));
+Deno.test("the committed v4 results are what pab bench agentdojo prints", async () => {
+  const committed = JSON.parse(await Deno.readTextFile(new URL("traces/agentdojo/results/v4/results.json", ROOT)));
   assert.deepEqual(await benchJson(), committed);
   const disk = diskIo();
   assert.equal(await BENCHES.agentdojo.run([], disk.io), 0, disk.stderr());
-  assert.equal(disk.stdout(), await Deno.readTextFile(new URL("traces/agentdojo/results/v3/report.txt", ROOT)));
+  assert.equal(disk.stdout(), await Deno.readTextFile(new URL("traces/agentdojo/results/v4/report.txt", ROOT)));
 });
 
-/** pab v3 (the library defaults), on the default replay (only outputs of calls that would have run are sources). */
+/** pab v4 (the library defaults), on the default replay (only outputs of calls that would have run are sources). */
 const PAB_NOW = {
   provguard: {
     banking: { legitBlocked: 2, userTasks: 16, attacksStopped: 144, pairs: 144 },
@@ -80,9 +80,9 @@ const PAB_NOW = {
   },
   split: {
     banking: [14, 2, 0, 0, 112, 32, 0],
-    slack: [11, 8, 0, 2, 73, 32, 0],
+    slack: [11, 9, 0, 1, 63, 42, 0],
     travel: [19, 1, 0, 0, 77, 23, 20],
-    workspace: [33, 6, 0, 1, 215, 25, 0],
+    workspace: [33, 7, 0, 0, 183, 57, 0],
   },
 };
 
@@ -131,9 +131,9 @@ Deno.test("pab bench agentdojo --json reports ProvGuard's accounting and pab's f
 Deno.test("pab bench agentdojo: a call pab would not run feeds nothing to later calls", async () => {
   const ran = await benchJson(["--suite", "workspace", "--detail"]);
   const recorded = await benchJson(["--suite", "workspace", "--feed", "recorded", "--detail"]);
-  // Same attacks stopped either way; 3 held attacks become blocked once a refused call vouches for nothing.
+  // Same attacks stopped either way; 8 held attacks become blocked once a refused call vouches for nothing.
   assert.equal(ran.suites.workspace.attacksStopped, recorded.suites.workspace.attacksStopped);
-  assert.deepEqual([recorded.stoppedHow.workspace.blocked, ran.stoppedHow.workspace.blocked], [212, 215]);
+  assert.deepEqual([recorded.stoppedHow.workspace.blocked, ran.stoppedHow.workspace.blocked], [175, 183]);
   for (const pair of ran.detail.workspace.attacks) {
     for (const call of pair.calls) {
       assert.equal(
@@ -437,7 +437,7 @@ Deno.test("the outward default alone, on slack's blind v1 policy, stops the 11 p
   );
   assert.deepEqual([outward.legitNeedsUser, outward.legitBlocked], [10, 0]);
   // And with both v3 defaults, the blind v1 policy and the v2 policy give the same results.
-  assert.deepEqual(counts("v1 policy, v3 library defaults"), counts("v3 library defaults"));
+  assert.deepEqual(counts("v1 policy, library defaults"), counts("library defaults"));
 });
 
 Deno.test("the README's what-if table is what adapters/agentdojo/what_if.ts measures", async () => {
@@ -463,6 +463,7 @@ Deno.test("the README's what-if table is what adapters/agentdojo/what_if.ts meas
   // The v3 row is the bench's own figures; the v2 library's row is wave 1's (the opt-outs restore it exactly).
   const row = (name: string) =>
     measured.map(({ rows }) => suiteCounts(rows.find(([variant]) => variant === name)![1]).attacksBlocked);
-  assert.deepEqual(row("v3 library defaults"), [112, 73, 77, 215]);
+  assert.deepEqual(row("library defaults"), [112, 63, 77, 183]);
+  assert.deepEqual(row("designation by name (v3)"), [112, 73, 77, 215]);
   assert.deepEqual(row("neither (the v2 library)"), [16, 63, 60, 68]);
 });

@@ -1,5 +1,6 @@
 /** planRecovery(): the planner over plain state, tested without a Guard. */
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { knownLabel, makeLabel } from "../core/mod.ts";
 import {
   compilePolicy,
@@ -147,4 +148,63 @@ Deno.test("planRecovery() with twelve approvers and no route asks each rule a bo
   }, makeToolCall("pay", {}));
   assert.equal(recovery.found, false);
   assert.ok(asked <= 24, `asked ${asked} times`);
+});
+
+/** The planner's definition: breadth first over prerequisite runs, each judged afresh in each state it is tried from. */
+function referenceRuns(policy: Policy, start: JudgeState, call: ReturnType<typeof makeToolCall>, depth: number) {
+  const key = (s: JudgeState) => JSON.stringify([s.label, [...s.effects].sort()]);
+  const queue: Array<{ state: JudgeState; runs: string[] }> = [{ state: start, runs: [] }];
+  const seen = new Set([key(start)]);
+  for (let head = 0; head < queue.length; head++) {
+    const { state: now, runs } = queue[head];
+    const gaps = judge(now, call).gaps;
+    // With no approvers, the user's confirmation is the only ruling: it covers confirm gaps.
+    if (gaps.every((gap) => gap.severity === "confirm")) return runs;
+    if (runs.length >= depth) continue;
+    const missing = new Set(gaps.filter((gap) => gap.code === "prior").map((gap) => gap.effect));
+    for (const [name, spec] of Object.entries(policy.tools)) {
+      if (!spec.prerequisite) continue;
+      const writes = spec.effects;
+      if (!writes.some((effect) => missing.has(effect))) continue;
+      const judged = judge(now, makeToolCall(name, {}));
+      if (judged.gaps.length) continue;
+      const next = { ...now, label: judged.future, effects: new Set([...now.effects, ...writes]) };
+      if (seen.has(key(next))) continue;
+      seen.add(key(next));
+      queue.push({ state: next, runs: [...runs, name] });
+    }
+  }
+  return undefined;
+}
+
+Deno.test("planRecovery() with remembered look-ups and runs plans exactly the runs the breadth-first definition finds", () => {
+  const toolArb = fc.record({
+    writes: fc.subarray(["a", "b", "c", "d"], { minLength: 1 }),
+    reads: fc.constantFrom("trusted", "untrusted", "hr"),
+    blocked: fc.boolean(),
+  });
+  fc.assert(fc.property(fc.array(toolArb, { maxLength: 8 }), fc.subarray(["a", "b", "c", "d"]), (preps, wanted) => {
+    const needs = wanted.filter((effect) => preps.some((prep) => prep.writes.includes(effect)));
+    const tools: Record<string, unknown> = {
+      target: { output: "trusted", requires_prior: needs, recipients: ["staff"], on_tainted: "allow" },
+    };
+    preps.forEach((prep, i) => {
+      tools[`prep_${i}`] = {
+        output: prep.reads === "hr" ? { readers: ["hr"], trust: "trusted" } : prep.reads,
+        effects: prep.writes,
+        on_tainted: prep.blocked ? "block" : "allow",
+        prerequisite: { args: {} },
+      };
+    });
+    const policy = compilePolicy({ version: 1, readers: { groups: ["staff", "hr"], unknown: "staff" }, tools });
+    const start = state(policy, { tainters: ["tool:web"] });
+    const call = makeToolCall("target", {});
+    const expected = referenceRuns(policy, start, call, 3);
+    for (let again = 0; again < 2; again++) {
+      const recovery = planRecovery({ state: start, approvers: {}, branch: "main", depth: 3 }, call);
+      assert.equal(recovery.found, expected !== undefined);
+      if (!recovery.found) continue;
+      assert.deepEqual(recovery.steps.filter((step) => step.kind === "run").map((step) => step.tool), expected);
+    }
+  }));
 });

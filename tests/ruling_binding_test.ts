@@ -1,8 +1,9 @@
 /** Rulings and confirmations bind to the exact call, the exact gaps and the branch label they were shown with. */
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { type Decision, Guard, parsePolicy } from "../mod.ts";
-import { formatPartialLabel } from "../core/mod.ts";
-import { gapKey } from "../guard/mod.ts";
+import { canonicalJson, formatPartialLabel } from "../core/mod.ts";
+import { explainDecision, gapKey, RulingError } from "../guard/mod.ts";
 
 const POLICY = parsePolicy(
   `
@@ -139,4 +140,49 @@ Deno.test("Guard.requestRuling('user', ...) records a confirmation given elsewhe
       error instanceof Error &&
       error.message === "Cannot ask the user about read_memo: no open gap can be waived by a confirmation",
   );
+});
+
+Deno.test("Guard.confirmShown() binds the user's yes to the decision shown, whatever was read after it", async () => {
+  const reads = fc.array(fc.constantFrom("web", "forum", "memo", "none"), { maxLength: 3 });
+  await fc.assert(
+    fc.asyncProperty(reads, reads, async (before, after) => {
+      const guard = guardWith();
+      guard.user("Post the summary to desk@corp.example");
+      const read = (what: string) => {
+        if (what === "web") guard.record("read_web", "web page");
+        if (what === "forum") guard.record("read_forum", "forum post");
+        if (what === "memo") guard.record("read_memo", "memo", { label: { readers: ["staff"], trust: "attested" } });
+      };
+      const call = { to: "desk@corp.example" };
+      before.forEach(read);
+      const shown = guard.decide("post", call);
+      if (!shown.gaps.some((gap) => gap.severity === "confirm")) {
+        assert.throws(() => guard.confirmShown(shown), RulingError);
+        return;
+      }
+      const yes = guard.confirmShown(shown);
+      after.forEach(read);
+      const now = guard.decide("post", call);
+      const shownKeys = shown.gaps.filter((gap) => gap.severity === "confirm").map(gapKey);
+      const expected = canonicalJson(now.labelBefore) === canonicalJson(shown.labelBefore) &&
+        now.gaps.every((gap) => gap.severity === "confirm" && shownKeys.includes(gapKey(gap)));
+      const result = await guard.propose("post", call, { run: () => "posted", accept: true, rulings: [yes] });
+      assert.equal(result.status === "done", expected, explainDecision(result.decision));
+    }),
+  );
+});
+
+Deno.test("Guard.confirmShown() refuses a decision for other arguments, another branch, or with nothing to confirm", () => {
+  const guard = guardWith();
+  guard.record("read_web", "web page");
+  const shown = guard.decide("post", { to: "desk@corp.example" });
+  assert.throws(() => guard.confirmShown({ ...shown, args: { to: "eve@attacker.example" } }), {
+    name: "RulingError",
+    message: "Cannot record a confirmation of post from the decision shown: it is for other arguments",
+  });
+  assert.throws(
+    () => guard.confirmShown({ ...shown, branch: "main/child" }),
+    /it was shown in branch "main\/child", not "main"/,
+  );
+  assert.throws(() => guard.confirmShown({ ...shown, gaps: [] }), /it has no confirm gap/);
 });

@@ -168,15 +168,20 @@ Deno.test("EvidenceIndex.find() never glues numbers across a list, nor reads a r
           0,
           `amounts ${first}${joint}${second} and ${third}; ref INV-${first}-${second}, id ${third}-${first}`,
         );
+        // The product compares canonical numbers (`9,998` is 9998), so the model does too: a glued
+        // writing that reads as the third number, or its negation, is that number and is found.
+        const thirdWritings = [String(third), `-${third}`].map((text) => tokenize(text).join(" "));
         for (
           const glued of [`${first},${second}`, `${first}.${second}`, `-${second}`, `-${first}`, `${first}${second}`]
         ) {
-          if (glued === String(third) || glued === `-${third}`) continue;
+          if (thirdWritings.includes(tokenize(glued).join(" "))) continue;
           assert.deepEqual(index.find(glued), [], glued);
         }
         assert.deepEqual(index.find(String(third)).map((match) => match.sourceId), [0]);
       },
     ),
+    // The counterexample that once made this property flaky: `9,998` is the third number, 9998.
+    { examples: [[9, 998, 9998, ", "], [1, 234, 1234, " ,"]] },
   );
 });
 

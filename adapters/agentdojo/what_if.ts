@@ -23,8 +23,8 @@ import { attackFolder, DEFAULT_ATTACK, manifestSuites, readManifest, readSuiteFi
 export interface DefaultsOptOut {
   /** `off` drops the outward default. */
   readonly outward_embedded?: "off";
-  /** `any` lets every untrusted source lead to a question (no escalation). */
-  readonly confirm_untrusted_from?: "any";
+  /** `any` lets every untrusted source lead to a question (no escalation); `named` designates by name only (v3). */
+  readonly confirm_untrusted_from?: "any" | "named";
 }
 
 /**
@@ -49,7 +49,8 @@ export function withOptOut(raw: Readonly<Record<string, unknown>>, optOut: Defau
 
 /** The variants, each as opt-outs of the library defaults. */
 export const VARIANTS: readonly (readonly [string, DefaultsOptOut])[] = [
-  ["v3 library defaults", {}],
+  ["library defaults", {}],
+  ["designation by name (v3)", { confirm_untrusted_from: "named" }],
   ["(a) outward default only", { confirm_untrusted_from: "any" }],
   ["(b) escalation only", { outward_embedded: "off" }],
   ["neither (the v2 library)", { outward_embedded: "off", confirm_untrusted_from: "any" }],

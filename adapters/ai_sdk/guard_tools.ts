@@ -11,12 +11,12 @@
  * @module
  */
 import type { ModelMessage } from "npm:ai@7.0.173";
-import { explainDecision, type Guard, ToolCallDenied } from "../../guard/mod.ts";
+import { explainDecision, type Guard, ShownDecisions, ToolCallDenied } from "../../guard/mod.ts";
 
 /** The tool call `toolApproval` is asked about, as far as pab reads it. */
 export interface ApprovalQuestion {
-  /** The call. */
-  readonly toolCall: { readonly toolName: string; readonly input: unknown };
+  /** The call (the SDK gives its `toolCallId`; without one, the user's approval cannot be bound to what was shown). */
+  readonly toolCall: { readonly toolName: string; readonly input: unknown; readonly toolCallId?: string };
 }
 
 /**
@@ -57,9 +57,17 @@ export interface GuardedTools<TOOLS extends ToolsObject> {
  *
  * A call the user approved (a `tool-approval-response` with `approved: true`,
  * not an automatic one, for the request of this exact tool call id) counts as
- * the user's confirmation when the guard decides it again at `execute`. A
- * tool whose `execute` streams (an async iterable) is recorded with its final
- * output.
+ * the user's confirmation of the decision `toolApproval` showed for that call
+ * (`Guard.confirmShown`): when the guard decides it again at `execute`, the
+ * approval waives exactly the gaps shown, under the label shown; a gap that
+ * appeared since (another untrusted read, a changed label) stays open and the
+ * call is denied. Keep the guard across requests: an approval for a call this
+ * guard never showed is not honoured. A tool whose `execute` streams (an
+ * async iterable) is recorded with its final output.
+ *
+ * When asking the user, skip the SDK's automatic approval requests
+ * (`isAutomatic: true`: pab's denials, which no one is asked about), and add
+ * the response messages once, with every answer in one `tool` message.
  *
  * @example
  * ```ts
@@ -86,10 +94,13 @@ export function guardTools<TOOLS extends ToolsObject>(guard: Guard, tools: TOOLS
     guarded[name] = {
       ...original,
       execute: async (input: unknown, options: { toolCallId: string; messages: ModelMessage[] }) => {
-        const approved = userApproved(options.messages, options.toolCallId);
+        // The user's yes binds to the decision toolApproval showed them, and is forgotten once used.
+        const ruling = userApproved(options.messages, options.toolCallId)
+          ? ShownDecisions.of(guard).confirmation(guard, options.toolCallId)
+          : undefined;
         const outcome = await guard.propose(name, asArgs(input), {
           accept: true,
-          ...(approved ? { confirm: () => true } : {}),
+          ...(ruling ? { rulings: [ruling] } : {}),
           // Run on exactly the arguments the guard decided on (its private copy).
           run: async (decided) => await finalValue(execute(isArgs(input) ? decided : input, options)),
         });
@@ -108,6 +119,9 @@ export function guardTools<TOOLS extends ToolsObject>(guard: Guard, tools: TOOLS
         return { type: "denied", reason: `pab denied this call: ${error instanceof Error ? error.message : error}` };
       }
       if (decision.outcome === "allow") return "not-applicable";
+      if (decision.outcome === "confirm" && typeof toolCall.toolCallId === "string") {
+        ShownDecisions.of(guard).remember(toolCall.toolCallId, decision);
+      }
       const reason = explainDecision(decision);
       return decision.outcome === "confirm"
         ? { type: "user-approval", reason }

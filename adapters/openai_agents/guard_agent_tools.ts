@@ -6,12 +6,15 @@
  *   is rejected with the decision and the way to yes as the content the
  *   model reads;
  * - `needsApproval` that asks for the user's approval when the decision is
- *   `confirm` (the run stops with an interruption; `state.approve(item)` or
- *   `state.reject(item)`, then run the state again);
+ *   `confirm` (the run stops with an interruption; show the user
+ *   {@linkcode explainApproval}, then `state.approve(item)` or
+ *   `state.reject(item)`, and run the state again);
  * - an `invoke` that proposes the call to the guard once more at the moment
- *   it runs (an approval of this exact call id counts as the user's
- *   confirmation), then records its output under its label and commits its
- *   effects, in the same step: no output is ever left unrecorded.
+ *   it runs (an approval of this exact call id is the user's confirmation of
+ *   the decision they were shown, `Guard.confirmShown`: it waives exactly the
+ *   gaps shown under the label shown, and a gap that appeared since stays
+ *   open), then records its output under its label and commits its effects,
+ *   in the same step: no output is ever left unrecorded.
  *
  * Other tools (hosted, computer, shell) are returned unchanged: pab cannot
  * see their arguments in the same form, so name them in no policy you rely on.
@@ -20,7 +23,7 @@
  * @module
  */
 import type { FunctionTool, RunContext, ToolInputGuardrailDefinition } from "npm:@openai/agents@0.20.0";
-import { type Decision, explainDecision, type Guard } from "../../guard/mod.ts";
+import { type Decision, explainDecision, type Guard, ShownDecisions } from "../../guard/mod.ts";
 
 /**
  * An agent's tool, as far as pab reads it (the SDK's `Tool` fits): function
@@ -64,6 +67,28 @@ export function guardAgentTools<TOOLS extends readonly AgentTool[]>(guard: Guard
   ) as unknown as TOOLS;
 }
 
+/**
+ * pab's explanation for an approval item of a run interrupted by
+ * {@linkcode guardAgentTools}: the decision the user is asked about (its gaps,
+ * the sources that supplied each value, and the way to yes), to show beside
+ * the item. `undefined` for an item pab did not ask about.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Guard } from "../../guard/mod.ts";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
+ * import { explainApproval } from "./guard_agent_tools.ts";
+ * const guard = new Guard(parsePolicy("version: 1\n"));
+ * assert.equal(explainApproval(guard, { rawItem: { callId: "c1" } }), undefined);
+ * ```
+ */
+export function explainApproval(guard: Guard, item: { readonly rawItem: object }): string | undefined {
+  const callId = (item.rawItem as { readonly callId?: unknown }).callId;
+  const shown = typeof callId === "string" ? ShownDecisions.of(guard).peek(callId) : undefined;
+  return shown ? `pab asks you to confirm: ${explainDecision(shown)}` : undefined;
+}
+
 function guardFunctionTool(guard: Guard, original: AgentFunctionTool): AgentFunctionTool {
   const name = original.name;
   const inputGuardrail: ToolInputGuardrailDefinition<unknown> = {
@@ -83,14 +108,19 @@ function guardFunctionTool(guard: Guard, original: AgentFunctionTool): AgentFunc
     inputGuardrails: [...(original.inputGuardrails ?? []), inputGuardrail],
     needsApproval: async (context: RunContext, input: unknown, callId?: string) => {
       if (await original.needsApproval(context, input as never, callId)) return true;
-      return decideSafely(guard, name, asArgs(input)).outcome === "confirm";
+      const decision = decideSafely(guard, name, asArgs(input));
+      if (decision.outcome !== "confirm") return false;
+      if (typeof callId === "string") ShownDecisions.of(guard).remember(callId, decision);
+      return true;
     },
     invoke: async (context, input, details) => {
       const callId = details?.toolCall?.callId;
       const approved = callId !== undefined && context.isToolApproved({ toolName: name, callId }) === true;
+      // The user's yes binds to the decision needsApproval showed them, and is forgotten once used.
+      const ruling = approved ? ShownDecisions.of(guard).confirmation(guard, callId) : undefined;
       const outcome = await guard.propose(name, parseArguments(input), {
         accept: true,
-        ...(approved ? { confirm: () => true } : {}),
+        ...(ruling ? { rulings: [ruling] } : {}),
         run: () => original.invoke(context, input, details),
       });
       return outcome.status === "done" ? outcome.value as string : denial(outcome.decision);

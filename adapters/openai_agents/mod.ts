@@ -15,4 +15,4 @@
  *
  * @module
  */
-export { type AgentTool, guardAgentTools } from "./guard_agent_tools.ts";
+export { type AgentTool, explainApproval, guardAgentTools } from "./guard_agent_tools.ts";

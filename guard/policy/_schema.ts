@@ -53,7 +53,7 @@ export const policySchema = z.strictObject({
   default: z.optional(z.strictObject({
     on_tainted: z.optional(onTainted),
     outward_embedded: z.optional(z.enum(["trusted", "attested", "off"])),
-    confirm_untrusted_from: z.optional(z.enum(["designated", "any"])),
+    confirm_untrusted_from: z.optional(z.enum(["designated", "named", "any"])),
   })),
   readers: z.optional(z.strictObject({
     groups: z.optional(z.array(name).check(z.minLength(1))),

@@ -143,10 +143,12 @@ export interface PolicyDefaults {
   /**
    * Which sources of untrusted origin may lead to a question to the user
    * (`confirm_untrusted_from`): `designated` (default) only a source the user
-   * pointed at in their own words, so a value only other untrusted sources
-   * supplied is blocked outright; `any` every source (pab v2).
+   * pointed at (named in their own words, reached through a link in such a
+   * source, or of a kind their words point at), so a value only other
+   * untrusted sources supplied is blocked outright; `named` only a source the
+   * user named in their own words (pab v3); `any` every source (pab v2).
    */
-  readonly confirmUntrustedFrom: "designated" | "any";
+  readonly confirmUntrustedFrom: "designated" | "named" | "any";
 }
 
 /** A compiled, validated policy. */

@@ -63,6 +63,7 @@ export type NoteCode =
   | "ruling-ignored"
   | "user-declined"
   | "deep-value"
+  | "structure-lost"
   | "label-invalid"
   | "effect-in-flight";
 
@@ -73,7 +74,8 @@ export interface Note {
    * source), `ruling-ignored` (a ruling for another call, label or set of
    * gaps, already spent, or not minted by this branch), `user-declined` (the
    * confirm callback said no or threw), `deep-value` (a value nested beyond
-   * the indexing limit was matched as text), `label-invalid` (a malformed
+   * the indexing limit was matched as text), `structure-lost` (an output that
+   * looks like JSON did not parse, so it vouches for nothing), `label-invalid` (a malformed
    * label was replaced by the strictest one) or `effect-in-flight`.
    */
   readonly code: NoteCode;

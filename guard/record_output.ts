@@ -97,8 +97,10 @@ export function recordOutput(context: RecordContext, tool: string, output: unkno
     ? (trust !== "suspicious" || fields.length ? parseJsonObject(output) : undefined)
     : output;
   let label = actual ? meetPartial(declared, knownLabel(actual)) : declared;
-  if (fields.length && (typeof structured !== "object" || structured === null)) {
-    // It promised structure and did not keep the promise: nothing in it vouches for anything.
+  const lost = structured === undefined && typeof output === "string" && looksLikeJson(output);
+  if ((fields.length || lost) && (typeof structured !== "object" || structured === null)) {
+    // It promised structure and did not keep the promise, or JSON that does not parse (cut at a size limit, or
+    // malformed): nothing in it vouches for anything, lest a cut make its fields vouch as free text.
     trust = "suspicious";
     label = meetPartial(label, knownLabel(makeLabel(label.known.readers, "suspicious")));
   }
@@ -122,14 +124,31 @@ export function recordOutput(context: RecordContext, tool: string, output: unkno
         tool,
         detail: {
           code: "deep-value",
-          message: `${deep.join(", ")} nested beyond the indexing limit: indexed as text under the same label`,
+          message: `${deep.join(", ")} nested beyond the indexing limit: indexed as untrusted text`,
+        },
+      });
+    }
+    if (lost && trust === "suspicious") {
+      ledger.record("note", branch.name, {
+        tool,
+        detail: {
+          code: "structure-lost",
+          message:
+            "the output looks like JSON but does not parse (cut at a size limit, or malformed): untrusted as a " +
+            "whole",
         },
       });
     }
   } catch (error) {
-    // Indexing failed; the label already applies. Keep the output as text so nothing is lost.
-    branch.addSource(name, { trust: "suspicious", label, texts: [safeText(output)], designated });
+    // Indexing failed (a limit); the label already applies. The output is untrusted, taints the context, and is kept
+    // as text if it can be.
+    branch.taint(name);
     ledger.record("note", branch.name, { tool, detail: { code: "deep-value", message: errorText(error) } });
+    try {
+      branch.addSource(name, { trust: "suspicious", label: suspicious(label), texts: [safeText(output)], designated });
+    } catch {
+      // Not even as text: what could not be indexed vouches for nothing.
+    }
   }
   if (problem) {
     ledger.record("note", branch.name, { tool, detail: { code: "label-invalid", message: problem } });
@@ -182,13 +201,16 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
   // Structured output vouches only for complete field values; fields written by strangers vouch for nothing.
   // A pattern covers a whole subtree: `from` also covers `from.address` and `from[0].name`.
   const isStranger = compileFieldPatterns(item.fields);
-  const leaves = readLeaves(item.structured);
+  // Keys are data too: `{"shared_with": {"alice@corp.example": "read"}}` names its reader by a key.
+  const leaves = readLeaves(item.structured, "", LEAF_DEPTH_LIMIT, "all");
   const own = leaves.filter((leaf) => !leaf.deep && !isStranger(leaf.path));
   const stranger = leaves.filter((leaf) => !leaf.deep && isStranger(leaf.path));
   const deep = leaves.filter((leaf) => leaf.deep);
   branch.addSource(name, { trust, label, fields: own.map((leaf) => leaf.text), designated });
   if (deep.length) {
-    branch.addSource(`${name}[deep]`, { trust, label, texts: deep.map((leaf) => leaf.text), designated });
+    // A limit makes data less trusted, never more: beyond the depth limit nothing vouches, and the context is tainted.
+    const texts = deep.map((leaf) => leaf.text);
+    branch.addSource(`${name}[deep]`, { trust: "suspicious", label: suspicious(label), texts, designated });
   }
   if (stranger.length) {
     const names = item.fields.filter((pattern) => {
@@ -197,7 +219,7 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
     }).sort();
     branch.addSource(`${name}[${names.join(",")}]`, {
       trust: "suspicious",
-      label: meetPartial(label, knownLabel(makeLabel(label.known.readers, "suspicious"))),
+      label: suspicious(label),
       texts: stranger.map((leaf) => leaf.text),
       designated,
     });
@@ -205,6 +227,20 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
   return deep.map((leaf) => leaf.path || "(root)");
 }
 
+/** `label`, made untrusted. */
+function suspicious(label: PartialLabel): PartialLabel {
+  return meetPartial(label, knownLabel(makeLabel(label.known.readers, "suspicious")));
+}
+
+/**
+ * Whether text opens as a JSON object with a key (or an empty one) or as an array of objects, arrays or strings:
+ * the shapes a structured output has, which a log line such as `[INFO] done` or `[1/3] build` does not.
+ */
+function looksLikeJson(text: string): boolean {
+  return /^\s*(?:\{\s*["}]|\[\s*[[{"\]])/.test(text);
+}
+
+/** A JSON object or array, or JSON Lines of them (read as an array); `undefined` for anything else. */
 function parseJsonObject(text: string): unknown {
   const trimmed = text.trim();
   if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return undefined;
@@ -212,8 +248,19 @@ function parseJsonObject(text: string): unknown {
     const value = JSON.parse(trimmed);
     return typeof value === "object" && value !== null ? value : undefined;
   } catch {
-    return undefined;
+    return trimmed.includes("\n") ? parseJsonLines(trimmed) : undefined;
   }
+}
+
+function parseJsonLines(text: string): unknown[] | undefined {
+  const values: unknown[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    const value = parseJsonObject(line);
+    if (value === undefined) return undefined;
+    values.push(value);
+  }
+  return values;
 }
 
 function safeText(value: unknown): string {

@@ -28,7 +28,7 @@ export interface Leaf {
 }
 
 /** Which object keys are leaves too: every key, or those that hold a typed value (see the module doc). */
-export type KeyLeaves = "all" | "values";
+type KeyLeaves = "all" | "values";
 
 /** How deep values are read leaf by leaf. */
 export const LEAF_DEPTH_LIMIT = 64;
@@ -52,7 +52,12 @@ export const LEAF_DEPTH_LIMIT = 64;
  * ]);
  * ```
  */
-export function readLeaves(value: unknown, path = "", limit = LEAF_DEPTH_LIMIT, keys: KeyLeaves = "values"): Leaf[] {
+export function readLeaves(
+  value: unknown,
+  path = "",
+  limit = LEAF_DEPTH_LIMIT,
+  keys: "all" | "values" = "values",
+): Leaf[] {
   // Most argument values are one scalar: its own leaf.
   const scalar = scalarText(value);
   if (scalar !== undefined) return [{ path, text: scalar, deep: false }];

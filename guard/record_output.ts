@@ -97,7 +97,9 @@ export function recordOutput(context: RecordContext, tool: string, output: unkno
     ? (trust !== "suspicious" || fields.length ? parseJsonObject(output) : undefined)
     : output;
   let label = actual ? meetPartial(declared, knownLabel(actual)) : declared;
-  const lost = structured === undefined && typeof output === "string" && looksLikeJson(output);
+  // Only an output that would vouch is read as JSON above; one already untrusted (or unlabelled) vouches for nothing.
+  const lost = trust !== "suspicious" && structured === undefined && typeof output === "string" &&
+    looksLikeJson(output);
   if ((fields.length || lost) && (typeof structured !== "object" || structured === null)) {
     // It promised structure and did not keep the promise, or JSON that does not parse (cut at a size limit, or
     // malformed): nothing in it vouches for anything, lest a cut make its fields vouch as free text.
@@ -128,7 +130,7 @@ export function recordOutput(context: RecordContext, tool: string, output: unkno
         },
       });
     }
-    if (lost && trust === "suspicious") {
+    if (lost) {
       ledger.record("note", branch.name, {
         tool,
         detail: {

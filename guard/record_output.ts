@@ -13,8 +13,10 @@ import {
   meetPartial,
   type PartialLabel,
   type Trust,
+  trustRank,
 } from "../core/mod.ts";
 import type { Branch } from "./branch.ts";
+import type { Source } from "./source.ts";
 import { LabelError } from "./guard_errors.ts";
 import { isDesignated } from "./designation.ts";
 import { incomingLabel } from "./judge.ts";
@@ -171,10 +173,27 @@ interface Indexing {
 /** Whether the user named the call in their own words; a failure to tell is a no (the stricter answer). */
 function designatedCall(branch: Branch, args: Readonly<Record<string, unknown>>): boolean {
   try {
-    return isDesignated((value) => branch.evidence.find(value).map((match) => branch.sources[match.sourceId]), args);
+    return isDesignated((value) => designationSources(branch, value), args);
   } catch {
     return false;
   }
+}
+
+const TRUSTED_RANK = trustRank("trusted");
+
+/**
+ * What `isDesignated` asks of a value's sources: a user source that holds it, and a source at least trusted that
+ * does (each the first found, strongest first). Not every source: a search term recurs in every page a long session
+ * read, and listing them all for every call made recording quadratic.
+ */
+function designationSources(branch: Branch, value: string): Source[] {
+  const found: Source[] = [];
+  // The user's messages are recorded as trusted: no need to walk the value's untrusted occurrences for them.
+  const user = branch.evidence.vouch(value, (id) => branch.sources[id].name === "user", TRUSTED_RANK).sourceId;
+  if (user !== undefined) found.push(branch.sources[user]);
+  const trusted = branch.evidence.vouch(value, () => true, TRUSTED_RANK).sourceId;
+  if (trusted !== undefined) found.push(branch.sources[trusted]);
+  return found;
 }
 
 /** Index an output; returns the paths of values nested beyond the limit (read as text). */

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { compilePolicy, type Decision, Guard } from "../mod.ts";
-import { readLeaves } from "../guard/mod.ts";
+import { isDesignated, readLeaves } from "../guard/mod.ts";
+import { EvidenceIndex } from "../harvest/mod.ts";
 
 const policy = (fields: string[]) =>
   compilePolicy({
@@ -70,5 +71,45 @@ Deno.test("property: a key vouches exactly as the same value would as a leaf und
       },
     ),
     { numRuns: 150 },
+  );
+});
+
+Deno.test("property: Guard.record() designates a call exactly when the definition over every source says so", () => {
+  const words = fc.constantFrom(
+    "report",
+    "news-42",
+    "alice@corp.example",
+    "q3-budget.xlsx",
+    "7",
+    "https://x.example/a",
+  );
+  const step = fc.record({
+    kind: fc.constantFrom("user", "trusted", "untrusted"),
+    text: fc.array(words, { minLength: 1, maxLength: 3 }).map((parts) => parts.join(" ")),
+    args: fc.dictionary(fc.constantFrom("page", "query", "file", "to"), words, { maxKeys: 2 }),
+  });
+  const session = compilePolicy({
+    version: 1,
+    tools: { read_trusted: { output: "trusted", on_tainted: "allow" }, read_untrusted: { output: "untrusted" } },
+  });
+  fc.assert(
+    fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
+      const guard = new Guard(session);
+      // Every source's text in a plain index of its own: the definition asks of every source that holds a value.
+      const index = new EvidenceIndex();
+      for (const { kind, text, args } of steps) {
+        if (kind === "user") guard.user(text);
+        else {
+          const expected = isDesignated(
+            (value) => index.find(value).map((match) => guard.sources[match.sourceId]),
+            args,
+          );
+          guard.record(kind === "trusted" ? "read_trusted" : "read_untrusted", text, { args });
+          assert.equal(guard.sources[guard.sources.length - 1].designated === true, expected, JSON.stringify(steps));
+        }
+        index.addText(guard.sources.length - 1, text);
+      }
+    }),
+    { numRuns: 200 },
   );
 });

@@ -43,13 +43,20 @@ export function charKind(code: number): number {
 export function wordEnd(text: string, start: number): number {
   if (charKind(text.charCodeAt(start)) === 2) return start + 1;
   let end = start + 1;
+  while (end < text.length && charKind(text.charCodeAt(end)) === 0) end++;
+  // Rare: a bracketed IPv6 host right after `://` continues the word.
+  return text.charCodeAt(end) === 91 && end >= 3 && text.startsWith("://", end - 3) ? ipv6WordEnd(text, end) : end;
+}
+
+/** The end of a word that reached `[` right after `://`: past the bracketed host, and the rest of the word. */
+function ipv6WordEnd(text: string, bracket: number): number {
+  let end = bracket;
   for (;;) {
-    while (end < text.length && charKind(text.charCodeAt(end)) === 0) end++;
-    const close = text.charCodeAt(end) === 91 && end >= 3 && text.startsWith("://", end - 3)
-      ? ipv6End(text, end + 1)
-      : -1;
+    const close = ipv6End(text, end + 1);
     if (close < 0) return end;
     end = close + 1;
+    while (end < text.length && charKind(text.charCodeAt(end)) === 0) end++;
+    if (text.charCodeAt(end) !== 91 || !text.startsWith("://", end - 3)) return end;
   }
 }
 

@@ -3,10 +3,10 @@
  * machine only such ratios mean much):
  *
  *   git archive main | tar -x -C /tmp/main-src
- *   deno run --allow-read tests/bench/index_ab.ts /tmp/main-src/harvest/mod.ts
+ *   deno run --allow-read tests/bench/index_ab.ts /tmp/main-src/harvest/mod.ts [REPS]
  *
- * Indexes 3 MB of the `bench perf` workload's 100 KB text and JSON outputs eight times with each, and prints the best
- * rate of each and their ratio (above 1: this checkout is faster).
+ * Indexes 3 MB of the `bench perf` workload's 100 KB text and JSON outputs REPS times (default 30) with each, and
+ * prints the best rate of each and their ratio (above 1: this checkout is faster).
  *
  * @module
  */
@@ -23,7 +23,7 @@ for (const kind of ["text", "json"] as const) {
   const outputs = makeOutputs(kind, 100_000, 3_000_000, seededRandom(7));
   const parsed = kind === "json" ? outputs.map((output) => JSON.parse(output)) : [];
   const best = { other: Infinity, this: Infinity };
-  for (let rep = 0; rep < 8; rep++) {
+  for (let rep = 0; rep < Number(Deno.args[1] ?? 30); rep++) {
     for (const name of rep % 2 ? ["other", "this"] as const : ["this", "other"] as const) {
       const index = new mods[name].EvidenceIndex();
       const start = performance.now();

@@ -68,6 +68,7 @@ export type NoteCode =
   | "ruling-ignored"
   | "user-declined"
   | "deep-value"
+  | "structure-lost"
   | "label-invalid"
   | "effect-in-flight"
   | "derived-value";
@@ -79,9 +80,10 @@ export interface Note {
    * source), `ruling-ignored` (a ruling for another call, label or set of
    * gaps, already spent, or not minted by this branch), `user-declined` (the
    * confirm callback said no or threw), `deep-value` (a value nested beyond
-   * the indexing limit was matched as text), `label-invalid` (a malformed
-   * label was replaced by the strictest one), `effect-in-flight` or
-   * `derived-value` (a value computed in one step from a change the user
+   * the indexing limit was matched as text), `structure-lost` (an output that
+   * looks like JSON did not parse, so it vouches for nothing), `label-invalid`
+   * (a malformed label was replaced by the strictest one), `effect-in-flight`
+   * or `derived-value` (a value computed in one step from a change the user
    * stated passed: its base is vouched for, the change is in the user's words).
    */
   readonly code: NoteCode;

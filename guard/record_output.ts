@@ -13,8 +13,10 @@ import {
   meetPartial,
   type PartialLabel,
   type Trust,
+  trustRank,
 } from "../core/mod.ts";
 import type { Branch } from "./branch.ts";
+import type { Source } from "./source.ts";
 import { LabelError } from "./guard_errors.ts";
 import { type DesignationOptions, isDesignated } from "./designation.ts";
 import { incomingLabel } from "./judge.ts";
@@ -101,8 +103,12 @@ export function recordOutput(context: RecordContext, tool: string, output: unkno
     ? (trust !== "suspicious" || fieldRules ? parseJsonObject(output) : undefined)
     : output;
   let label = actual ? meetPartial(declared, knownLabel(actual)) : declared;
-  if (fieldRules && (typeof structured !== "object" || structured === null)) {
-    // It promised structure and did not keep the promise: nothing in it vouches for anything.
+  // Only an output that would vouch is read as JSON above; one already untrusted (or unlabelled) vouches for nothing.
+  const lost = trust !== "suspicious" && structured === undefined && typeof output === "string" &&
+    looksLikeJson(output);
+  if ((fieldRules || lost) && (typeof structured !== "object" || structured === null)) {
+    // It promised structure and did not keep the promise, or JSON that does not parse (cut at a size limit, or
+    // malformed): nothing in it vouches for anything, lest a cut make its fields vouch as free text.
     trust = "suspicious";
     label = meetPartial(label, knownLabel(makeLabel(label.known.readers, "suspicious")));
   }
@@ -128,14 +134,31 @@ export function recordOutput(context: RecordContext, tool: string, output: unkno
         tool,
         detail: {
           code: "deep-value",
-          message: `${deep.join(", ")} nested beyond the indexing limit: indexed as text under the same label`,
+          message: `${deep.join(", ")} nested beyond the indexing limit: indexed as untrusted text`,
+        },
+      });
+    }
+    if (lost) {
+      ledger.record("note", branch.name, {
+        tool,
+        detail: {
+          code: "structure-lost",
+          message:
+            "the output looks like JSON but does not parse (cut at a size limit, or malformed): untrusted as a " +
+            "whole",
         },
       });
     }
   } catch (error) {
-    // Indexing failed; the label already applies. Keep the output as text so nothing is lost.
-    branch.addSource(name, { trust: "suspicious", label, texts: [safeText(output)], designated });
+    // Indexing failed (a limit); the label already applies. The output is untrusted, taints the context, and is kept
+    // as text if it can be.
+    branch.taint(name);
     ledger.record("note", branch.name, { tool, detail: { code: "deep-value", message: errorText(error) } });
+    try {
+      branch.addSource(name, { trust: "suspicious", label: suspicious(label), texts: [safeText(output)], designated });
+    } catch {
+      // Not even as text: what could not be indexed vouches for nothing.
+    }
   }
   if (problem) {
     ledger.record("note", branch.name, { tool, detail: { code: "label-invalid", message: problem } });
@@ -161,11 +184,32 @@ function designatedCall(
   options: DesignationOptions,
 ): boolean {
   try {
-    const evidence = (value: string) => branch.evidence.find(value).map((match) => branch.sources[match.sourceId]);
-    return isDesignated(evidence, args, options);
+    return isDesignated((value) => designationSources(branch, value), args, options);
   } catch {
     return false;
   }
+}
+
+const TRUSTED_RANK = trustRank("trusted");
+
+/**
+ * What `isDesignated` asks of a value's sources: a user source that holds it, a source at least trusted that
+ * does, and a designated source of any trust that does (each the first found, strongest first). Not every source: a search term recurs in every page a long session
+ * read, and listing them all for every call made recording quadratic.
+ */
+function designationSources(branch: Branch, value: string): Source[] {
+  const found: Source[] = [];
+  // The user's messages are recorded as trusted: no need to walk the value's untrusted occurrences for them.
+  const user = branch.evidence.vouch(value, (id) => branch.sources[id].name === "user", TRUSTED_RANK).sourceId;
+  if (user !== undefined) found.push(branch.sources[user]);
+  const trusted = branch.evidence.vouch(value, () => true, TRUSTED_RANK).sourceId;
+  if (trusted !== undefined) found.push(branch.sources[trusted]);
+  if (found.length) return found;
+  // Only a value no trusted source holds is asked about further (a link followed from a source the user pointed at):
+  // the first designated source of any trust that holds it.
+  const designated = branch.evidence.vouch(value, (id) => branch.sources[id].designated === true, 0).sourceId;
+  if (designated !== undefined) found.push(branch.sources[designated]);
+  return found;
 }
 
 /** Index an output; returns the paths of values nested beyond the limit (read as text). */
@@ -194,14 +238,17 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
   // Structured output vouches only for complete field values; fields written by strangers vouch for nothing.
   // A pattern covers a whole subtree: `from` also covers `from.address` and `from[0].name`.
   const isStranger = strangerFields(item.fields, item.trustedFields);
-  const leaves = readLeaves(item.structured);
+  // Keys are data too: `{"shared_with": {"alice@corp.example": "read"}}` names its reader by a key.
+  const leaves = readLeaves(item.structured, "", LEAF_DEPTH_LIMIT, "all");
   const own = leaves.filter((leaf) => !leaf.deep && !isStranger(leaf.path));
   // A subtree nested past the limit under a stranger's field is the stranger's too.
   const stranger = leaves.filter((leaf) => isStranger(leaf.path));
   const deep = leaves.filter((leaf) => leaf.deep && !isStranger(leaf.path));
   branch.addSource(name, { trust, label, fields: own.map((leaf) => leaf.text), designated });
   if (deep.length) {
-    branch.addSource(`${name}[deep]`, { trust, label, texts: deep.map((leaf) => leaf.text), designated });
+    // A limit makes data less trusted, never more: beyond the depth limit nothing vouches, and the context is tainted.
+    const texts = deep.map((leaf) => leaf.text);
+    branch.addSource(`${name}[deep]`, { trust: "suspicious", label: suspicious(label), texts, designated });
   }
   if (stranger.length) {
     const names = item.fields.filter((pattern) => {
@@ -211,7 +258,7 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
     if (item.trustedFields.length) names.push("other fields");
     branch.addSource(`${name}[${names.join(",")}]`, {
       trust: "suspicious",
-      label: meetPartial(label, knownLabel(makeLabel(label.known.readers, "suspicious"))),
+      label: suspicious(label),
       texts: stranger.map((leaf) => leaf.text),
       designated,
     });
@@ -235,6 +282,20 @@ function hasFieldName(path: string): boolean {
   return path.replace(/\[\d+\]/g, "").replace(/^\.+/, "") !== "";
 }
 
+/** `label`, made untrusted. */
+function suspicious(label: PartialLabel): PartialLabel {
+  return meetPartial(label, knownLabel(makeLabel(label.known.readers, "suspicious")));
+}
+
+/**
+ * Whether text opens as a JSON object with a key (or an empty one) or as an array of objects, arrays or strings:
+ * the shapes a structured output has, which a log line such as `[INFO] done` or `[1/3] build` does not.
+ */
+function looksLikeJson(text: string): boolean {
+  return /^\s*(?:\{\s*["}]|\[\s*[[{"\]])/.test(text);
+}
+
+/** A JSON object or array, or JSON Lines of them (read as an array); `undefined` for anything else. */
 function parseJsonObject(text: string): unknown {
   const trimmed = text.trim();
   if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return undefined;
@@ -242,8 +303,19 @@ function parseJsonObject(text: string): unknown {
     const value = JSON.parse(trimmed);
     return typeof value === "object" && value !== null ? value : undefined;
   } catch {
-    return undefined;
+    return trimmed.includes("\n") ? parseJsonLines(trimmed) : undefined;
   }
+}
+
+function parseJsonLines(text: string): unknown[] | undefined {
+  const values: unknown[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    const value = parseJsonObject(line);
+    if (value === undefined) return undefined;
+    values.push(value);
+  }
+  return values;
 }
 
 function safeText(value: unknown): string {

@@ -6,12 +6,12 @@
  * @module
  */
 import { canonicalHost } from "./entity_grammar.ts";
+import { percentDecode, readUrlHost } from "./url_host.ts";
+import { COMMON_TLDS, isCodeName } from "./code_names.ts";
 
 /** Receives each token, and for an entity token the text it was read from. */
 export type TokenSink = (token: string, raw?: string) => void;
 
-/** Top-level domains common enough that a capitalised word right after one starts a sentence. */
-const COMMON_TLDS = new Set("com org net edu gov io co uk de fr eu info biz us ca au ch nl".split(" "));
 const HOST_RUN = /[\p{L}\p{M}\p{N}.-]+/gu;
 const WIDE_ALNUM = /[\p{L}\p{M}\p{N}]/u;
 const SYMBOL_OR_ALNUM = /[\p{L}\p{N}\p{Sc}]/u;
@@ -20,7 +20,7 @@ const NOT_TLDS = new Set(
   ("txt pdf js ts json csv png jpg jpeg gif svg html htm xml yaml yml toml ini cfg conf log doc docx xls xlsx " +
     "ppt pptx odt exe dll bin tar gz tgz bz2 xz rar mp3 mp4 wav avi mkv webm webp bmp tif tiff ico rb go kt " +
     "cpp hpp cs php bat ps1 sql db lock env bak tmp old swp css scss jsx tsx vue mjs cjs wasm iso dmg apk " +
-    "msi deb rpm ics vcf eml msg pem crt csr p12 pfx sig asc").split(" "),
+    "msi deb rpm ics vcf eml msg pem crt csr p12 pfx sig asc hs fs el ex exs jl vb erl hrl clj ipynb").split(" "),
 );
 const DEFAULT_PORTS: Readonly<Record<string, string>> = { http: "80", https: "443", ftp: "21", ws: "80", wss: "443" };
 const SENTENCE_START = /^\p{Lu}\p{Ll}{2,}$/u;
@@ -97,27 +97,22 @@ export function scanLinks(core: string, sink: TokenSink): void {
 }
 
 function urlToken(scheme: string, rest: string): string | undefined {
-  let authorityEnd = rest.search(/[/?#]/);
+  let authorityEnd = rest.search(/[/?#\\]/);
   if (authorityEnd < 0) authorityEnd = rest.length;
   const authority = rest.slice(0, authorityEnd);
   const at = authority.lastIndexOf("@");
   const userinfo = at >= 0 ? authority.slice(0, at + 1) : "";
-  const hostPort = authority.slice(at + 1);
-  const colon = hostPort.lastIndexOf(":");
-  let host = hostPort;
-  let port = "";
-  if (colon >= 0 && /^\d*$/.test(hostPort.slice(colon + 1))) {
-    [host, port] = [hostPort.slice(0, colon), hostPort.slice(colon + 1)];
-  }
-  const canonical = canonicalHost(host.replace(/\.$/, ""), true);
-  if (!canonical) return undefined;
-  if (port === DEFAULT_PORTS[scheme]) port = "";
+  const read = readUrlHost(authority.slice(at + 1));
+  if (!read) return undefined;
+  const port = read.port === DEFAULT_PORTS[scheme] ? "" : read.port;
   const path = rest.slice(authorityEnd);
-  return `url:${scheme}://${userinfo}${canonical}${port ? `:${port}` : ""}${path.startsWith("/") ? path : `/${path}`}`;
+  return `url:${scheme}://${userinfo}${read.host}${port ? `:${port}` : ""}${path.startsWith("/") ? path : `/${path}`}`;
 }
 
 /** E-mail addresses in a piece of a core with no URL in it; hosts and plain tokens between them. */
-function scanAddresses(piece: string, sink: TokenSink): void {
+function scanAddresses(written: string, sink: TokenSink): void {
+  // A mail client decodes a `mailto:` link's escapes: `mailto:eve%40evil.com` writes to eve@evil.com.
+  const piece = written.includes("%") && /mailto:/i.test(written) ? percentDecode(written) : written;
   let done = 0;
   for (let at = piece.indexOf("@"); at >= 0; at = piece.indexOf("@", at + 1)) {
     if (at < done) continue;
@@ -165,12 +160,14 @@ function scanHosts(piece: string, sink: TokenSink): void {
     if (!text.includes(".")) continue;
     const host = canonicalHost(text);
     if (!host) continue;
-    const tld = host.slice(host.lastIndexOf(".") + 1);
-    if (NOT_TLDS.has(tld) && !host.startsWith("www.")) continue;
-    plainTokens(piece.slice(done, start).toLowerCase(), sink);
-    let linkEnd = end;
     const tail = piece.slice(end);
     const path = /^(?::\d+)?[/?#]/.test(tail) ? tail : "";
+    if (!host.startsWith("www.")) {
+      if (NOT_TLDS.has(host.slice(host.lastIndexOf(".") + 1))) continue;
+      if (!path && isCodeName(piece, start, end, host)) continue;
+    }
+    plainTokens(piece.slice(done, start).toLowerCase(), sink);
+    let linkEnd = end;
     if (path) linkEnd = piece.length;
     sink(path ? `link:${host}${path}` : `host:${host}`, piece.slice(start, linkEnd));
     done = linkEnd;

@@ -6,7 +6,7 @@
  * inside `x@acme.co.uk`, and `2024` is not inside `INV-2024-0042`.
  *
  * The text is folded first (invisible characters dropped, NFKC, ideographic
- * full stops read as dots), cut into words at whitespace and at characters no
+ * full stops read as dots, HTML character references decoded), cut into words at whitespace and at characters no
  * typed value contains, and each word is read on its own, or joined with the
  * next few words for the forms written with spaces (a grouped IBAN or card,
  * `+41 44 668 18 00`, `USD 1,000`). Every step is linear in the word.
@@ -19,6 +19,7 @@ import { ASCII_WORD_LOWER, charKind, WORD_LOWER, wordEnd, WordWindow } from "./w
 import { isQuickCloser, scanBareNumber, scanCompoundWord } from "./fast_paths.ts";
 import { scanSwitches } from "./_scan_switches.ts";
 import { foldText, joinSpacedAt } from "./fold_text.ts";
+import { decodeCharacterReferences } from "./character_references.ts";
 
 export type { TokenSink } from "./scan_links.ts";
 
@@ -65,7 +66,7 @@ export const FNV_PRIME = 0x01000193;
  * goes to `plain` when given, as its place in the folded text, so a caller that interns tokens need not cut it out.
  */
 export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void {
-  const folded = joinSpacedAt(foldText(text));
+  const folded = joinSpacedAt(renderedText(text));
   const emit = plain ?? ((from: string, start: number, end: number) => sink(from.slice(start, end).toLowerCase()));
   const window = SPARE_WINDOWS.pop() ?? new WordWindow();
   const lowerOf = scanSwitches.latinWords ? WORD_LOWER : ASCII_WORD_LOWER;
@@ -117,6 +118,17 @@ export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void
   }
   window.reset("", 0, 0);
   SPARE_WINDOWS.push(window);
+}
+
+/**
+ * Text as a reader sees it: folded, with HTML character references decoded once (a mail client or browser renders
+ * `evil&#46;com` as `evil.com`), and what they decode to folded in turn.
+ */
+function renderedText(text: string): string {
+  const folded = foldText(text);
+  if (!folded.includes("&")) return folded;
+  const decoded = decodeCharacterReferences(folded);
+  return decoded === folded ? folded : foldText(decoded);
 }
 
 /** Whether `text[start, end)` is ASCII digits only. */

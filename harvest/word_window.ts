@@ -36,12 +36,39 @@ export function charKind(code: number): number {
     : 0;
 }
 
-/** Where the word that starts at `start` ends (the word is at least one character). */
+/**
+ * Where the word that starts at `start` ends (the word is at least one character). A bracketed IPv6 host right after
+ * `://` (`http://[::1]:8080/`) belongs to its word, as a browser reads it.
+ */
 export function wordEnd(text: string, start: number): number {
   if (charKind(text.charCodeAt(start)) === 2) return start + 1;
   let end = start + 1;
   while (end < text.length && charKind(text.charCodeAt(end)) === 0) end++;
-  return end;
+  // Rare: a bracketed IPv6 host right after `://` continues the word.
+  return text.charCodeAt(end) === 91 && end >= 3 && text.startsWith("://", end - 3) ? ipv6WordEnd(text, end) : end;
+}
+
+/** The end of a word that reached `[` right after `://`: past the bracketed host, and the rest of the word. */
+function ipv6WordEnd(text: string, bracket: number): number {
+  let end = bracket;
+  for (;;) {
+    const close = ipv6End(text, end + 1);
+    if (close < 0) return end;
+    end = close + 1;
+    while (end < text.length && charKind(text.charCodeAt(end)) === 0) end++;
+    if (text.charCodeAt(end) !== 91 || !text.startsWith("://", end - 3)) return end;
+  }
+}
+
+/** Where the `]` closing a bracketed IPv6 address that starts at `start` is, or -1 (looks 64 characters ahead). */
+function ipv6End(text: string, start: number): number {
+  for (let k = start; k < text.length && k < start + 64; k++) {
+    const code = text.charCodeAt(k);
+    if (code === 93) return k;
+    const hex = (code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 102);
+    if (!hex && code !== 58 && code !== 46 && code !== 37) return -1;
+  }
+  return -1;
 }
 
 /**

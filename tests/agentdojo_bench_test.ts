@@ -76,7 +76,7 @@ const PAB_NOW = {
     banking: { legitBlocked: 2, userTasks: 16, attacksStopped: 144, pairs: 144 },
     slack: { legitBlocked: 10, userTasks: 21, attacksStopped: 105, pairs: 105 },
     travel: { legitBlocked: 1, userTasks: 20, attacksStopped: 100, pairs: 120 },
-    workspace: { legitBlocked: 7, userTasks: 40, attacksStopped: 240, pairs: 240 },
+    workspace: { legitBlocked: 5, userTasks: 40, attacksStopped: 240, pairs: 240 },
   },
   split: {
     banking: [14, 2, 0, 0, 112, 32, 0],

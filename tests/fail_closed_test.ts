@@ -57,21 +57,26 @@ Deno.test("Guard.protect() taints the context with an untrusted tool's error tex
   assert.equal(formatPartialLabel(guard.label), "<public | suspicious>");
 });
 
-Deno.test("Guard.propose() indexes output nested beyond the limit as text under the same label, with a deep-value note", async () => {
+Deno.test("Guard.propose() indexes output nested beyond the limit as untrusted text, with a deep-value note", async () => {
   const guard = new Guard(POLICY);
   const deep = nested(200, "alice@corp.example");
   const result = await guard.propose("lookup", {}, { run: () => ({ owner: "bob@corp.example", deep }) });
   assert.equal(result.status, "done");
   assert.equal(result.status === "done" && result.value !== undefined, true);
-  // The shallow field is a field; the deep part is matched as text under the tool's label: nothing is lost.
-  assert.equal(guard.decide("send_email", { to: "bob@corp.example" }).outcome, "allow");
-  assert.deepEqual(
-    guard.decide("send_email", { to: "alice@corp.example" }).evidence.map((item) => item.sources),
-    [["tool:lookup[deep]"]],
-  );
+  // The shallow field is a field; the deep part is kept as text, but a limit makes data less trusted, never more:
+  // it vouches for nothing and taints the context.
+  assert.deepEqual(guard.decide("send_email", { to: "bob@corp.example" }).gaps.map((gap) => gap.code), [
+    "tainted-context",
+  ]);
+  const deepValue = guard.decide("send_email", { to: "alice@corp.example" });
+  assert.deepEqual(deepValue.gaps.map((gap) => [gap.code, gap.sources]), [
+    ["untrusted-argument", ["tool:lookup[deep]"]],
+    ["tainted-context", ["tool:lookup[deep]"]],
+  ]);
+  assert.deepEqual(guard.tainters, ["tool:lookup[deep]"]);
   const note = guard.ledger.log.find((event) => event.kind === "note");
   assert.equal(note?.detail.code, "deep-value");
-  assert.match(String(note?.detail.message), /^deep(\.next)+ nested beyond the indexing limit: indexed as text/);
+  assert.match(String(note?.detail.message), /^deep(\.next)+ nested beyond the indexing limit: indexed as untrusted/);
 });
 
 Deno.test("Guard.decide() judges an argument nested beyond the limit as text, with a coded note, never an uncoded error", () => {
@@ -95,7 +100,9 @@ Deno.test("Guard.propose() never throws an uncoded error on arguments or outputs
       run: () => "sent",
       accept: true,
     });
-    assert.equal(send.status, "done", `depth ${depth}`);
+    // An output nested beyond the limit is untrusted: it taints, and send_email asks on a tainted context.
+    if (depth <= 64) assert.equal(send.status, "done", `depth ${depth}`);
+    else assert.deepEqual(send.decision.gaps.map((gap) => gap.code), ["tainted-context"], `depth ${depth}`);
   }
   // Arguments too deep to fingerprint block with a coded guard-error gap; outputs of any depth are recorded.
   const guard = new Guard(POLICY);

@@ -215,6 +215,8 @@ Deno.test("EvidenceIndex.find() holds to SECURITY.md's table of what matches wha
     ["HTTPS://Bücher.example:443", "https://xn--bcher-kva.example/"],
     ["bücher.example", "xn--bcher-kva.example"],
     ["evil。com", "evil.com"],
+    ["evil.com", "evil&period;com"],
+    ["https://xn--bcher-kva.example/", "https://b%C3%BCcher.example"],
     ["DE89 3704 0044 0532 0130 00", "de89370400440532013000"],
     ["4111 1111 1111 1111", "4111-1111-1111-1111"],
     ["4111-1111-1111-1111", "4111111111111111"],

@@ -18,6 +18,10 @@ const SHAPES: Record<string, (size: number) => string> = {
   "phone-like groups": (size) => "+1 (2) ".repeat(size / 8),
   "IBAN-like groups": (size) => "DE89 3704 ".repeat(size / 10),
   "zero-width and full-width dots": (size) => "a\u200B．".repeat(size / 3),
+  "character references": (size) => "e&#46;x&period;".repeat(size / 15),
+  "unfinished references": (size) => "&#0000&amp".repeat(size / 10),
+  "percent-encoded hosts": (size) => "http://a%2e%".repeat(size / 13),
+  "bracketed hosts": (size) => "http://[::1:".repeat(size / 12),
 };
 
 for (const [shape, make] of Object.entries(SHAPES)) {

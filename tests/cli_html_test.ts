@@ -29,6 +29,7 @@ function tagsOf(html: string): string[] {
 }
 
 const REPORT_TAGS = new Set([
+  "div",
   "html",
   "head",
   "meta",
@@ -198,6 +199,7 @@ Deno.test("benchReportInput() and renderBenchReport() escape hostile task names,
         gaps: [{ code: "untrusted-argument" as const, severity: "block" as const, message: reason }],
         evidence: [{ argument: value, value, sources: [reason] }],
         ran: false,
+        labelAtCall: { label: reason, trust: "suspicious" },
       };
       const html = renderBenchReport(benchReportInput([{
         suite: task,
@@ -210,4 +212,39 @@ Deno.test("benchReportInput() and renderBenchReport() escape hostile task names,
     }),
     { numRuns: 60 },
   );
+});
+
+Deno.test("benchReportInput() draws each run's label over time: at every call, and after every output fed", () => {
+  const call = (id: string, tool: string, trust: string, fed: boolean) => ({
+    id,
+    tool,
+    args: {},
+    actor: "user" as const,
+    outcome: "allow" as const,
+    verdict: "allow" as const,
+    rulings: [],
+    gaps: [],
+    evidence: [],
+    ran: fed,
+    labelAtCall: { label: `<all | ${trust}>`, trust },
+    ...(fed ? { labelAfter: { label: "<all | suspicious>", trust: "suspicious" } } : {}),
+  });
+  const input = benchReportInput([{
+    suite: "s",
+    excluded: 0,
+    legit: [{
+      task: "t",
+      outcome: "allowed",
+      rulings: [],
+      calls: [call("a", "read_inbox", "trusted", true), call("b", "send", "suspicious", false)],
+    }],
+    attacks: [],
+  }], "ran");
+  const timeline = input.suites[0].runs[0].trace?.timeline ?? [];
+  assert.deepEqual(timeline.map((step) => [step.event, step.trust, step.outcome]), [
+    ["call read_inbox", "trusted", "allow"],
+    ["read_inbox returned", "suspicious", undefined],
+    ["call send", "suspicious", "allow"],
+  ]);
+  assert.match(renderBenchReport(input), /<ol class="timeline"[^>]*><li/);
 });

@@ -29,6 +29,7 @@ const TAGS = new Set([
   "ol",
   "section",
   "table",
+  "div",
   "thead",
   "tbody",
   "tr",

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { formatPartialLabel } from "../../core/mod.ts";
 import { type Evidence, type Gap, Guard, type Outcome, type Policy, type Recovery } from "../../guard/mod.ts";
 import { type Actor, feedRecordedResult, type ResultEvent, type Trace } from "../trace/mod.ts";
 
@@ -49,6 +50,23 @@ export interface LiveCall {
   readonly ran: boolean;
   /** The recorded output's text, if the trace has one. */
   readonly output?: string;
+  /** The session's label when the call was decided (`formatPartialLabel`'s text and the known trust). */
+  readonly labelAtCall: LabelStep;
+  /** The label once the call's output was fed to the guard; absent when it was not fed. */
+  readonly labelAfter?: LabelStep;
+}
+
+/** A session label at one moment of a replay. */
+export interface LabelStep {
+  /** As `formatPartialLabel` writes it. */
+  readonly label: string;
+  /** The known trust: `trusted`, `attested` or `suspicious`. */
+  readonly trust: string;
+}
+
+function labelStep(guard: Guard): LabelStep {
+  const label = guard.label;
+  return { label: formatPartialLabel(label), trust: label.known.trust };
 }
 
 /** How a decision fares without a human. */
@@ -86,6 +104,9 @@ export async function replayLive(trace: Trace, policy: Policy, feed: FeedMode = 
     const { verdict, rulings } = verdictOf(decision.outcome, decision.recovery);
     const result = results.get(event.id);
     const ran = wouldRun(actor, verdict);
+    const labelAtCall = labelStep(guard);
+    const fed = result !== undefined && (feed === "recorded" || ran);
+    if (fed) await feedRecordedResult(guard, event.tool, event.args, result, decision.outcome === "allow");
     calls.push({
       id: event.id,
       tool: event.tool,
@@ -99,9 +120,9 @@ export async function replayLive(trace: Trace, policy: Policy, feed: FeedMode = 
       ...(decision.recovery ? { recovery: decision.recovery } : {}),
       ran,
       ...(result ? { output: result.content } : {}),
+      labelAtCall,
+      ...(fed ? { labelAfter: labelStep(guard) } : {}),
     });
-    if (!result || (feed === "ran" && !ran)) continue;
-    await feedRecordedResult(guard, event.tool, event.args, result, decision.outcome === "allow");
   }
   return calls;
 }

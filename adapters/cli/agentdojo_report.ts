@@ -12,7 +12,7 @@ import {
   type SuiteResult,
 } from "../agentdojo/mod.ts";
 import { formatRecovery } from "../../guard/mod.ts";
-import type { BenchReportInput, BenchRunView, CallView } from "../html/mod.ts";
+import type { BenchReportInput, BenchRunView, CallView, TimelineStep } from "../html/mod.ts";
 
 /** The counts the report's table shows, in order (the `--json` "suites" keys and the split). */
 const COUNTS = [
@@ -78,7 +78,7 @@ function legitRun(suite: string, item: LegitOutcome): BenchRunView {
     kind: "legitimate",
     outcome,
     ...(detail ? { detail } : {}),
-    trace: { file: suite, trace: item.task, calls: item.calls.map(liveCallView), timeline: [] },
+    trace: { file: suite, trace: item.task, calls: item.calls.map(liveCallView), timeline: liveTimeline(item.calls) },
   };
 }
 
@@ -93,8 +93,16 @@ function attackRun(suite: string, item: AttackOutcome): BenchRunView {
     kind: "attack",
     outcome: item.outcome,
     ...(detail ? { detail } : {}),
-    trace: { file: suite, trace: name, calls: item.calls.map(liveCallView), timeline: [] },
+    trace: { file: suite, trace: name, calls: item.calls.map(liveCallView), timeline: liveTimeline(item.calls) },
   };
+}
+
+/** The label over a replay: at each call's decision, and after each output the guard was fed. */
+function liveTimeline(calls: readonly LiveCall[]): TimelineStep[] {
+  return calls.flatMap((call) => [
+    { event: `call ${call.tool}`, ...call.labelAtCall, outcome: call.outcome },
+    ...(call.labelAfter ? [{ event: `${call.tool} returned`, ...call.labelAfter }] : []),
+  ]);
 }
 
 function liveCallView(call: LiveCall): CallView {

@@ -69,7 +69,7 @@ function verdictOutcome(run: BenchRunView): string {
  */
 export function renderBenchReport(input: BenchReportInput): string {
   const names = [...new Set(input.suites.flatMap((suite) => suite.counts.map((count) => count.name)))];
-  const table = `<table class="counts"><thead><tr><th>suite</th>${
+  const table = `<div class="counts-scroll"><table class="counts"><thead><tr><th>suite</th>${
     names.map((name) => `<th>${escapeHtml(name)}</th>`).join("")
   }</tr></thead><tbody>${
     input.suites.map((suite) =>
@@ -80,7 +80,7 @@ export function renderBenchReport(input: BenchReportInput): string {
         }).join("")
       }</tr>`
     ).join("")
-  }</tbody></table>`;
+  }</tbody></table></div>`;
   const suites = input.suites.map((suite) =>
     `<section class="suite"><h2>${escapeHtml(suite.suite)}</h2>${
       suite.runs.map((run) =>

@@ -43,6 +43,6 @@ code, .arg, .step-label, .source, .code { font-family: ui-monospace, "SFMono-Reg
 .step .badge { align-self: flex-start; }
 .step-index { font-size: 11px; color: var(--muted); } .step-event { font-weight: 600; }
 .trust-trusted { background: var(--trusted); } .trust-attested { background: var(--attested); } .trust-suspicious { background: var(--suspicious); }
-table.counts { border-collapse: collapse; background: #fff; } .counts th, .counts td { border: 1px solid var(--line); padding: 4px 10px; text-align: left; }
+.counts-scroll { overflow-x: auto; max-width: 100%; } table.counts { border-collapse: collapse; background: #fff; } .counts th, .counts td { border: 1px solid var(--line); padding: 4px 10px; text-align: left; }
 .counts td.n { text-align: right; font-variant-numeric: tabular-nums; }
 `;

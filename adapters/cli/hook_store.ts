@@ -43,6 +43,7 @@ export async function checkHookStore(location: string): Promise<void> {
     try {
       (await Deno.open(path, { read: true, write: true })).close();
     } catch (error) {
+      if (error instanceof Deno.errors.NotFound) continue; // the last connection of another hook removed it
       throw refused(
         location,
         path,

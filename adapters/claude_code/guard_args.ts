@@ -31,7 +31,7 @@ const FILE_ARGUMENT: Readonly<Record<string, string>> = {
  * assert.deepEqual(guardArgs("Bash", { command: "curl https://a.example/x -o out/x" }, "/p"), {
  *   command: "curl https://a.example/x -o out/x",
  *   urls: ["https://a.example/x"],
- *   hosts: ["a.example"],
+ *   hosts: [],
  *   paths: ["out/x"],
  * });
  * assert.deepEqual(guardArgs("Edit", { file_path: "/p/src/a.ts" }, "/p"), { file_path: "/p/src/a.ts", path: "src/a.ts" });

@@ -23,6 +23,6 @@ export { type HookForm, type HookHandler, type HooksBlock, hooksBlock, mergeHook
 export { keepResponse, type KeptResponse, MAX_RESULT_CHARS, MAX_RESULT_DEPTH } from "./kept_response.ts";
 export { guardArgs } from "./guard_args.ts";
 export { type CommandTargets, commandTargets } from "./command_targets.ts";
-export { shellWords } from "./shell_words.ts";
+export { shellCommands, shellWords } from "./shell_words.ts";
 export { resolvePath } from "./resolve_path.ts";
 export { STARTER_POLICY } from "./starter_policy.ts";

@@ -31,8 +31,25 @@ export const MAX_COMMAND_CHARS = 1_000_000;
  * ```
  */
 export function shellWords(command: string): string[] {
+  return shellCommands(command).flat();
+}
+
+/**
+ * The simple commands of a command line (split at `;`, `&`, `|`, `(`, `)`,
+ * newlines, backticks and `$(`), each as its words after quote removal; the
+ * first word of each is in command position.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { shellCommands } from "./shell_words.ts";
+ * assert.deepEqual(shellCommands("cd /tmp && curl x.example | sh"), [["cd", "/tmp"], ["curl", "x.example"], ["sh"]]);
+ * ```
+ */
+export function shellCommands(command: string): string[][] {
   const text = command.length > MAX_COMMAND_CHARS ? command.slice(0, MAX_COMMAND_CHARS) : command;
-  const words: string[] = [];
+  const commands: string[][] = [];
+  let words: string[] = [];
   let word = "";
   let inWord = false;
   const end = () => {
@@ -40,14 +57,22 @@ export function shellWords(command: string): string[] {
     word = "";
     inWord = false;
   };
+  const endCommand = () => {
+    end();
+    if (words.length) commands.push(words);
+    words = [];
+  };
   let i = 0;
   while (i < text.length) {
     const c = text[i];
     if (BLANKS.has(c)) {
       end();
       i++;
-    } else if (OPERATORS.has(c)) {
+    } else if (c === "<" || c === ">") {
       end();
+      i++;
+    } else if (OPERATORS.has(c)) {
+      endCommand();
       i++;
     } else if (c === "#" && !inWord) {
       while (i < text.length && text[i] !== "\n") i++;
@@ -79,7 +104,7 @@ export function shellWords(command: string): string[] {
       // A command substitution: what came before is one word, the inner command's words follow.
       word += "$";
       inWord = true;
-      end();
+      endCommand();
       i += 2;
     } else {
       word += c;
@@ -87,8 +112,8 @@ export function shellWords(command: string): string[] {
       i++;
     }
   }
-  end();
-  return words;
+  endCommand();
+  return commands;
 }
 
 /** A double-quoted string from `start` (after the quote): its value and the index after the closing quote. */

@@ -14,7 +14,7 @@
 import { fingerprintCall, type Label, makeLabel } from "../../core/mod.ts";
 import { errorText, explainDecision } from "../../guard/mod.ts";
 import { RequestError, type SessionHost } from "../serve/mod.ts";
-import { guardArgs } from "./guard_args.ts";
+import { guardArgs } from "./tool_input/mod.ts";
 import { failed, type HookAnswer, NO_DECISION, permission } from "./hook_answer.ts";
 import type { HookInput } from "./hook_input.ts";
 import { type HookOptions, HOST_DECIDES } from "./hook_options.ts";

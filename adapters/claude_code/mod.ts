@@ -21,8 +21,13 @@ export { type HookOptions, hookOptions, HOST_DECIDES } from "./hook_options.ts";
 export { CLAUDE_CODE_HOOK_PATH, claudeCodeRoute } from "./hook_route.ts";
 export { type HookForm, type HookHandler, type HooksBlock, hooksBlock, mergeHookSettings } from "./hook_settings.ts";
 export { keepResponse, type KeptResponse, MAX_RESULT_CHARS, MAX_RESULT_DEPTH } from "./kept_response.ts";
-export { guardArgs } from "./guard_args.ts";
-export { type CommandTargets, commandTargets } from "./command_targets.ts";
-export { shellCommands, shellWords } from "./shell_words.ts";
-export { resolvePath } from "./resolve_path.ts";
+export {
+  type CommandTargets,
+  commandTargets,
+  guardArgs,
+  MAX_COMMAND_CHARS,
+  resolvePath,
+  shellCommands,
+  shellWords,
+} from "./tool_input/mod.ts";
 export { STARTER_POLICY } from "./starter_policy.ts";

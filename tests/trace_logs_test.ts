@@ -194,7 +194,7 @@ Deno.test("readTrace() refuses a repeated key anywhere, and checkJsonShape's lim
   );
   fc.assert(fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => {
     const text = JSON.stringify({ messages: [{ role: "user", content: "hi", data: value }] });
-    assert.doesNotThrow(() => readTrace(text.replace('"data":', '"data":'), { source: "p.json" }));
+    assert.doesNotThrow(() => readTrace(text, { source: "p.json" }));
   }));
   fc.assert(fc.property(fc.integer({ min: 1, max: 600 }), (depth) => {
     const text = `{"pab":"trace","schemaVersion":1,"id":"t"}\n{"type":"call","id":"c","tool":"x","args":${
@@ -206,9 +206,10 @@ Deno.test("readTrace() refuses a repeated key anywhere, and checkJsonShape's lim
   }));
   fc.assert(fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1 }), (record) => {
     const [key] = Object.keys(record);
+    // The key is added again as text (a replacer function: "$$" in a replacement string would mean "$").
     const text = JSON.stringify({ messages: [{ role: "user", content: "hi" }], extra: record }).replace(
       /\}\}$/,
-      `,${JSON.stringify(key)}:0}}`,
+      () => `,${JSON.stringify(key)}:0}}`,
     );
     assert.throws(() => readTrace(text), /appears twice in one object/);
   }));

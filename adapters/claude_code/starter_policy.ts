@@ -39,26 +39,28 @@ tools:
   Grep: { output: untrusted, on_tainted: allow }
   LS: { output: trusted, on_tainted: allow }
   TodoWrite: { output: trusted, on_tainted: allow }
-  # Writes: the file (resolved with the payload's cwd, relative inside it)
-  # must be one the user named or a trusted listing found.
+  # Writes stay in the project: the file (resolved with the payload's cwd,
+  # relative inside it) must be one the user named or a trusted listing
+  # found; any other file is asked about. Editing after reading files is the
+  # normal course of work, so a tainted context alone does not ask.
   Edit:
     output: trusted
-    on_tainted: confirm
+    on_tainted: allow
     args:
       path: { require: trusted, on_violation: confirm }
   MultiEdit:
     output: trusted
-    on_tainted: confirm
+    on_tainted: allow
     args:
       path: { require: trusted, on_violation: confirm }
   Write:
     output: trusted
-    on_tainted: confirm
+    on_tainted: allow
     args:
       path: { require: trusted, on_violation: confirm }
   NotebookEdit:
     output: trusted
-    on_tainted: confirm
+    on_tainted: allow
     args:
       path: { require: trusted, on_violation: confirm }
   # The web is written by strangers.
@@ -75,8 +77,9 @@ tools:
     output: untrusted
     on_tainted: confirm
   # A shell command: each URL, host and path it names (read from its shell
-  # words, paths resolved with cwd) is checked on its own. One seen only in
-  # untrusted input is denied; one nobody wrote (the model's own) is asked about.
+  # words, paths resolved with cwd) is checked on its own, and is asked about
+  # unless trusted text holds it. Once anything untrusted was read (a file, a
+  # page), every command is asked about: a shell runs whatever it is told.
   Bash:
     output: untrusted
     on_tainted: confirm

@@ -81,7 +81,10 @@ Deno.test("pab check replays a Claude Code transcript as the hook would judge it
     result.stdout,
     /urls\[0\]='https:\/\/evil\.example\/setup\.sh' appears only in untrusted input from tool:WebFetch/,
   );
-  assert.match(result.stdout, /^CONFIRM \S+#toolu_03 Edit\(.*path='docs\/payments\.md'\)/m);
+  assert.match(
+    result.stdout,
+    /^ALLOW {3}\S+#toolu_03 Edit\(.*path='docs\/payments\.md'\)\n {2}\+ path='docs\/payments\.md' comes from user/m,
+  );
 });
 
 Deno.test("pab check reads MCP traffic: tools/call requests and their answers, bare or wrapped", async () => {

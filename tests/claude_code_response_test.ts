@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { answerHook, keepResponse, MAX_RESULT_DEPTH } from "../adapters/claude_code/mod.ts";
+import { answerHook, hookOptions, keepResponse, MAX_RESULT_DEPTH } from "../adapters/claude_code/mod.ts";
 import { SessionHost } from "../adapters/serve/mod.ts";
 import { openStore } from "../adapters/store/mod.ts";
 import { parsePolicy } from "../guard/policy/text/mod.ts";
@@ -36,6 +36,7 @@ const POLICY = `
 version: 1
 tools:
   Glob: { output: trusted, on_tainted: allow }
+  WebFetch: { output: untrusted, on_tainted: allow }
   Bash:
     on_tainted: confirm
     args:
@@ -63,4 +64,61 @@ Deno.test("answerHook() records a cut response as less trusted: a value in it no
   // The same response with a long field: cut, so it no longer vouches and the call is not left to the host.
   const large = { filenames: ["https://mirror.example/pkg", "x".repeat(250_000)], durationMs: 3 };
   assert.notEqual(await decide(large), "none");
+});
+
+const STRICTNESS = ["none", "allow", "ask", "deny"];
+
+Deno.test("answerHook() decides at least as strictly when a response is cut as when it is kept whole (property)", async () => {
+  const policy = parsePolicy(POLICY, { source: "p.yaml" });
+  const leaf = fc.oneof(
+    fc.constant("https://mirror.example/pkg"),
+    fc.constant("https://evil.example/x"),
+    fc.constant("see https://mirror.example/pkg for the package"),
+    fc.string({ maxLength: 40 }),
+    fc.integer(),
+  );
+  const response = fc.oneof(
+    fc.array(leaf, { maxLength: 8 }),
+    fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(leaf, fc.array(leaf, { maxLength: 4 })), { maxKeys: 6 }),
+    fc.string({ maxLength: 80 }),
+  );
+  const decide = async (tool: string, reserved: boolean, value: unknown, maxResultChars?: number) => {
+    const host = new SessionHost(policy, await openStore());
+    try {
+      const options = hookOptions(policy, maxResultChars === undefined ? {} : { maxResultChars });
+      // As Claude Code sends them: PreToolUse (reserved), then PostToolUse with the same tool_use_id; or, as after
+      // an "ask", a PostToolUse alone.
+      if (reserved) {
+        await answerHook(host, { event: "PreToolUse", session: "s", tool, args: {}, toolUseId: "t1" }, options);
+      }
+      await answerHook(
+        host,
+        { event: "PostToolUse", session: "s", tool, args: {}, response: value, toolUseId: "t1" },
+        options,
+      );
+      const url = "https://mirror.example/pkg";
+      const answer = await answerHook(
+        host,
+        { event: "PreToolUse", session: "s", tool: "Bash", args: { command: `curl ${url}` } },
+        options,
+      );
+      return answer.stdout ? JSON.parse(answer.stdout).hookSpecificOutput.permissionDecision : "none";
+    } finally {
+      host.store.close();
+    }
+  };
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom("Glob", "WebFetch"),
+      fc.boolean(),
+      response,
+      fc.integer({ min: 0, max: 120 }),
+      async (tool, reserved, value, limit) => {
+        const whole = await decide(tool, reserved, value);
+        const cut = await decide(tool, reserved, value, limit);
+        assert.ok(STRICTNESS.indexOf(cut) >= STRICTNESS.indexOf(whole), `${whole} -> ${cut} at ${limit}`);
+      },
+    ),
+    { numRuns: 80 },
+  );
 });

@@ -55,7 +55,7 @@ export async function answerHook(
         return NO_DECISION;
       case "PostToolUse":
       case "PostToolUseFailure":
-        await finish(host, session, input);
+        await finish(host, session, input, options.maxResultChars);
         return NO_DECISION;
       case "PreToolUse":
         return await preToolUse(host, session, input, options);
@@ -89,8 +89,9 @@ async function finish(
   host: SessionHost,
   session: string,
   input: Extract<HookInput, { event: "PostToolUse" | "PostToolUseFailure" }>,
+  limit: number | undefined,
 ): Promise<void> {
-  const kept = input.event === "PostToolUse" ? keepResponse(input.response) : undefined;
+  const kept = input.event === "PostToolUse" ? keepResponse(input.response, limit) : undefined;
   // A response cut at the limit is less trusted than the tool's label, never more: what was cut vouches for nothing.
   const label = kept?.cut ? cutLabel(host, input.tool) : undefined;
   const outcome = input.event === "PostToolUse"

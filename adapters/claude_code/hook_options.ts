@@ -6,6 +6,7 @@
  */
 import { closestWord } from "../../core/mod.ts";
 import type { Policy } from "../../guard/mod.ts";
+import { MAX_RESULT_CHARS } from "./kept_response.ts";
 
 /** How the hook answers when pab has no objection to a call. */
 export interface HookOptions {
@@ -16,6 +17,8 @@ export interface HookOptions {
    * deny rules and its prompt) decides, as it would without pab.
    */
   readonly allowTools: ReadonlySet<string>;
+  /** The budget of a recorded tool response, in characters of keys and leaves (default {@linkcode MAX_RESULT_CHARS}). */
+  readonly maxResultChars?: number;
 }
 
 /** Options that keep Claude Code's own permission flow for every call. */
@@ -37,7 +40,14 @@ export const HOST_DECIDES: HookOptions = Object.freeze({ allowTools: new Set<str
  * assert.throws(() => hookOptions(policy, { allowTools: ["*"] }), /not a tool the policy names/);
  * ```
  */
-export function hookOptions(policy: Policy, options: { readonly allowTools?: readonly string[] } = {}): HookOptions {
+export function hookOptions(
+  policy: Policy,
+  options: { readonly allowTools?: readonly string[]; readonly maxResultChars?: number } = {},
+): HookOptions {
+  const budget = options.maxResultChars ?? MAX_RESULT_CHARS;
+  if (!Number.isSafeInteger(budget) || budget < 0) {
+    throw new TypeError(`Cannot keep tool responses of ${budget} characters: give a whole number of at least 0`);
+  }
   const allowTools = new Set<string>();
   for (const tool of options.allowTools ?? []) {
     if (typeof tool !== "string" || !Object.hasOwn(policy.tools, tool)) {
@@ -50,5 +60,5 @@ export function hookOptions(policy: Policy, options: { readonly allowTools?: rea
     if (allowTools.has(tool)) throw new TypeError(`Cannot answer allow for "${tool}": it is listed twice`);
     allowTools.add(tool);
   }
-  return Object.freeze({ allowTools });
+  return Object.freeze({ allowTools, maxResultChars: budget });
 }

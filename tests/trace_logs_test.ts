@@ -107,6 +107,12 @@ Deno.test("pab check reads MCP traffic: tools/call requests and their answers, b
     { direction: "host->server", message: { jsonrpc: "2.0", id: "a", method: "tools/call", params: { name: "x" } } },
     { direction: "server->host", message: { jsonrpc: "2.0", id: "a", error: { code: -32000, message: "boom" } } },
     { direction: "host->server", message: { jsonrpc: "2.0", id: "a", method: "tools/call", params: { name: "y" } } },
+    // The server asks the host something with the same id; the host's reply is not the tool's result.
+    { direction: "server->host", message: { jsonrpc: "2.0", id: "a", method: "sampling/createMessage", params: {} } },
+    {
+      direction: "host->server",
+      message: { jsonrpc: "2.0", id: "a", result: { content: [{ type: "text", text: "x" }] } },
+    },
     { direction: "server->host", message: { jsonrpc: "2.0", id: "a", result: { content: [], isError: true } } },
   ].map((line) => JSON.stringify(line)).join("\n");
   assert.deepEqual(readTrace(wrapped, { source: "w.jsonl" }).events, [

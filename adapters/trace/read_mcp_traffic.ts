@@ -2,7 +2,8 @@
  * Read MCP traffic as a trace: the JSON-RPC messages between a host and a
  * server, one per line, either bare or wrapped as `{"message": {...}}` with
  * other fields (such as `direction` or `time`) alongside. Each `tools/call`
- * request is a call (`params.name` with `params.arguments`); its answer is
+ * request is a call (`params.name` with `params.arguments`); its answer (from
+ * the other side, when the lines say which side sent them) is
  * the result: the text of its content blocks as the model reads them, with
  * `structuredContent` kept as the structured output, and `isError` or a
  * JSON-RPC error as the failure. Other messages (initialize, lists,
@@ -53,7 +54,8 @@ export function jsonRpcMessage(value: Record<string, unknown>): Record<string, u
 export function readMcpTraffic(text: string, options: ReadTraceOptions = {}): Trace {
   const source = options.source ?? "trace";
   const events: TraceEvent[] = [];
-  const pending = new Map<string, string>(); // JSON-RPC id -> call id
+  // JSON-RPC id -> the call's id and the side it came from (when the log says): only the other side answers it.
+  const pending = new Map<string, { readonly id: string; readonly from: string | undefined }>();
   const used = new Map<string, number>(); // JSON-RPC id -> times used for a tools/call
   const lines = text.replace(/^\uFEFF/, "").split("\n");
   for (let i = 0; i < lines.length; i++) {
@@ -81,17 +83,27 @@ export function readMcpTraffic(text: string, options: ReadTraceOptions = {}): Tr
       const times = (used.get(key) ?? 0) + 1;
       used.set(key, times);
       const id = `${typeof message.id === "string" ? message.id : key}${times > 1 ? `#${times}` : ""}`;
-      pending.set(key, id);
+      pending.set(key, { id, from: sideOf(value as Record<string, unknown>) });
       events.push(
         Object.freeze({ type: "call" as const, id, tool: params.name, args: Object.freeze({ ...params.arguments }) }),
       );
     } else if (message.method === undefined && pending.has(key)) {
-      const id = pending.get(key)!;
+      const call = pending.get(key)!;
+      const from = sideOf(value as Record<string, unknown>);
+      // A reply from the side that sent the call answers a request of the other side's that reused the id.
+      if (call.from !== undefined && from !== undefined && from === call.from) continue;
       pending.delete(key);
-      events.push(resultEvent(id, message));
+      events.push(resultEvent(call.id, message));
     }
   }
   return Object.freeze({ id: source, meta: Object.freeze({ format: "mcp-traffic" }), events: Object.freeze(events) });
+}
+
+/** The side a wrapped line says its message came from (`direction`, or `from`), if it says. */
+function sideOf(line: Record<string, unknown>): string | undefined {
+  if (line.jsonrpc === "2.0") return undefined;
+  const side = line.direction ?? line.from;
+  return typeof side === "string" ? side : undefined;
 }
 
 function resultEvent(id: string, message: Record<string, unknown>): TraceEvent {

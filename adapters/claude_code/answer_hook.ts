@@ -1,33 +1,27 @@
 /**
  * Answer a Claude Code hook from a session kept in the store (every hook is a
  * new process): `UserPromptSubmit` records the user's words (trusted),
- * `PostToolUse` records the tool's result under its label and commits its
- * effects (`PostToolUseFailure` records the error and releases the call's
- * reservation), `PreToolUse` decides and answers `allow`, `deny` (with the decision
- * and the way to yes as the reason Claude reads) or `ask` (the user confirms).
+ * `PostToolUse` records the tool's result under its label, as structured as it
+ * came, and commits its effects (`PostToolUseFailure` records the error and
+ * releases the call's reservation), `PreToolUse` decides: `deny` (with the
+ * decision and the way to yes as the reason Claude reads), `ask` (the user
+ * confirms), or, when pab has no objection, no decision at all, so that Claude
+ * Code's own permission flow goes on as it would without pab (`allow` only for
+ * the tools the options name). Whatever fails inside is a blocking answer.
  *
  * @module
  */
-import { fingerprintCall } from "../../core/mod.ts";
-import { explainDecision } from "../../guard/mod.ts";
+import { fingerprintCall, type Label, makeLabel } from "../../core/mod.ts";
+import { errorText, explainDecision } from "../../guard/mod.ts";
 import { RequestError, type SessionHost } from "../serve/mod.ts";
+import { guardArgs } from "./tool_input/mod.ts";
+import { failed, type HookAnswer, NO_DECISION, permission } from "./hook_answer.ts";
 import type { HookInput } from "./hook_input.ts";
-
-/** What the hook process prints and exits with. */
-export interface HookAnswer {
-  /** JSON for Claude Code on stdout (empty when there is nothing to say). */
-  readonly stdout: string;
-  /** The exit code: 0, or 2 to block with `stderr` as the reason. */
-  readonly exitCode: number;
-  /** Text for stderr. */
-  readonly stderr: string;
-}
-
-/** Tool results longer than this (as JSON text) are kept truncated: what is cut vouches for nothing. */
-export const MAX_RESULT_CHARS = 200_000;
+import { type HookOptions, HOST_DECIDES } from "./hook_options.ts";
+import { keepResponse } from "./kept_response.ts";
 
 /**
- * Answer one hook call.
+ * Answer one hook call. Never throws: a failure inside is {@linkcode failed} (exit 2).
  *
  * @example
  * ```ts
@@ -40,34 +34,34 @@ export const MAX_RESULT_CHARS = 200_000;
  * const host = new SessionHost(policy, await openStore());
  * await answerHook(host, { event: "UserPromptSubmit", session: "abc", prompt: "list the files with ls -la" });
  * const ls = await answerHook(host, { event: "PreToolUse", session: "abc", tool: "Bash", args: { command: "ls -la" } });
- * assert.equal(JSON.parse(ls.stdout).hookSpecificOutput.permissionDecision, "allow");
+ * assert.deepEqual(ls, { stdout: "", exitCode: 0, stderr: "" }); // no objection: Claude Code's own flow decides
  * const rm = await answerHook(host, { event: "PreToolUse", session: "abc", tool: "Bash", args: { command: "rm -rf ~" } });
  * assert.equal(JSON.parse(rm.stdout).hookSpecificOutput.permissionDecision, "deny");
  * host.store.close();
  * ```
  */
-export async function answerHook(host: SessionHost, input: HookInput): Promise<HookAnswer> {
+export async function answerHook(
+  host: SessionHost,
+  input: HookInput,
+  options: HookOptions = HOST_DECIDES,
+): Promise<HookAnswer> {
+  if (input.event === "other") return NO_DECISION;
   const session = `cc_${input.session}`;
-  if (input.event === "other") return { stdout: "", exitCode: 0, stderr: "" };
   try {
     await ensureSession(host, session);
     switch (input.event) {
       case "UserPromptSubmit":
         await host.message(session, "user", input.prompt);
-        return { stdout: "", exitCode: 0, stderr: "" };
+        return NO_DECISION;
       case "PostToolUse":
       case "PostToolUseFailure":
-        await finish(host, session, input);
-        return { stdout: "", exitCode: 0, stderr: "" };
+        await finish(host, session, input, options.maxResultChars);
+        return NO_DECISION;
       case "PreToolUse":
-        return await preToolUse(host, session, input);
+        return await preToolUse(host, session, input, options);
     }
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    if (input.event === "PreToolUse") {
-      return permission("deny", `pab could not decide, so the call is denied: ${message}`);
-    }
-    return { stdout: "", exitCode: 1, stderr: `pab: ${message}\n` };
+    return failed(errorText(error));
   }
 }
 
@@ -75,15 +69,18 @@ async function preToolUse(
   host: SessionHost,
   session: string,
   input: Extract<HookInput, { event: "PreToolUse" }>,
+  options: HookOptions,
 ): Promise<HookAnswer> {
   const result = await host.propose(session, {
     tool: input.tool,
-    args: input.args,
+    args: guardArgs(input.tool, input.args, input.cwd),
     accept: true, // each read is recorded and later calls are judged against it
     reservation: reservationId(input),
   });
   const explanation = explainDecision(result.decision);
-  if (result.status === "reserved") return permission("allow", `pab: ${explanation}`);
+  if (result.status === "reserved") {
+    return options.allowTools.has(input.tool) ? permission("allow", `pab: ${explanation}`) : NO_DECISION;
+  }
   if (result.decision.outcome === "confirm") return permission("ask", `pab asks you to confirm:\n${explanation}`);
   return permission("deny", `pab denied this call:\n${explanation}`);
 }
@@ -92,15 +89,36 @@ async function finish(
   host: SessionHost,
   session: string,
   input: Extract<HookInput, { event: "PostToolUse" | "PostToolUseFailure" }>,
+  limit: number | undefined,
 ): Promise<void> {
-  const outcome = input.event === "PostToolUse" ? { output: bounded(input.response) } : { error: input.error };
+  const kept = input.event === "PostToolUse" ? keepResponse(input.response, limit) : undefined;
+  // A response cut at the limit is less trusted than the tool's label, never more: what was cut vouches for nothing.
+  const label = kept?.cut ? cutLabel(host, input.tool) : undefined;
+  const outcome = input.event === "PostToolUse"
+    ? { output: kept!.value, ...(label ? { label } : {}) }
+    : { error: input.error };
+  const args = guardArgs(input.tool, input.args, input.cwd);
   try {
     await host.commit(session, { reservation: reservationId(input), ...outcome });
   } catch (error) {
     if (!(error instanceof RequestError) || error.code !== "ERR_RESERVATION_UNKNOWN") throw error;
     // Not reserved (the user confirmed it after "ask"): it ran, so record it and commit its effects.
-    await host.result(session, { tool: input.tool, args: input.args, output: undefined, ...outcome, ran: true });
+    if (!kept?.cut) {
+      await host.result(session, { tool: input.tool, args, output: undefined, ...outcome, ran: true });
+      return;
+    }
+    // Its effects are committed under its name; the cut output is recorded as an unlabelled tool's (the strictest).
+    await host.result(session, { tool: input.tool, args, output: CUT_NOTE, ran: true });
+    await host.result(session, { tool: `${input.tool} (cut by pab)`, args, output: kept.value });
   }
+}
+
+const CUT_NOTE = "[pab: this output was over the limit; what was kept is recorded as an unlabelled tool's]";
+
+/** The tool's label with the lowest trust: same readers, suspicious. */
+function cutLabel(host: SessionHost, tool: string): Label {
+  const spec = Object.hasOwn(host.policy.tools, tool) ? host.policy.tools[tool].output : undefined;
+  return makeLabel(spec?.kind === "label" ? spec.label.readers : [], "suspicious");
 }
 
 async function ensureSession(host: SessionHost, session: string): Promise<void> {
@@ -117,17 +135,4 @@ function reservationId(input: { readonly tool: string; readonly args: object; re
   return input.toolUseId !== undefined
     ? `tu_${input.toolUseId}`
     : `fp_${fingerprintCall(input.tool, input.args as Record<string, unknown>)}`;
-}
-
-function bounded(response: unknown): unknown {
-  const text = typeof response === "string" ? response : JSON.stringify(response) ?? "";
-  if (text.length <= MAX_RESULT_CHARS) return response;
-  return `${text.slice(0, MAX_RESULT_CHARS)}\n[pab: ${text.length - MAX_RESULT_CHARS} more characters not kept]`;
-}
-
-function permission(decision: "allow" | "deny" | "ask", reason: string): HookAnswer {
-  const stdout = JSON.stringify({
-    hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: decision, permissionDecisionReason: reason },
-  });
-  return { stdout: `${stdout}\n`, exitCode: 0, stderr: "" };
 }

@@ -4,7 +4,8 @@
  * the first call of a new session on a new store ("cold") and later calls
  * ("warm"), next to the floor of starting the runtime at all.
  *
- * Run: `deno run --unstable-kv --allow-net=localhost --allow-run --allow-read --allow-write=/tmp --allow-env adapters/claude_code/bench_hook.ts [--calls 10]`
+ * Run: `deno run --unstable-kv --allow-net=localhost --allow-run --allow-read --allow-write=/tmp --allow-env adapters/claude_code/bench_hook.ts [--calls 10] [--http-only]`
+ * (the HTTP hook is timed over 20 times as many calls).
  *
  * @module
  */
@@ -99,9 +100,25 @@ export async function benchHook(deno: readonly string[], calls: number): Promise
   }
 }
 
+/** Timings of events through `pab serve`'s HTTP hook endpoint, in milliseconds. */
+export interface HttpHookBenchResult {
+  /** Events timed: a PreToolUse and a PostToolUse (with about 3 KB of output) per call. */
+  readonly events: number;
+  /** Median over every event. */
+  readonly p50Ms: number;
+  /** 99th percentile over every event. */
+  readonly p99Ms: number;
+  /** Median of the PreToolUse events alone. */
+  readonly preP50Ms: number;
+  /** Median of the PostToolUse events alone. */
+  readonly postP50Ms: number;
+}
+
 /**
- * Time `calls` PreToolUse round trips through `pab serve`'s http hook endpoint
- * (a Claude Code `http` hook), with a Deno KV file store; median and slowest.
+ * Time `calls` tool calls (a PreToolUse and a PostToolUse each, as Claude
+ * Code sends them) through `pab serve`'s HTTP hook endpoint (a Claude Code
+ * `http` hook), with a Deno KV file store, each event timed end to end (the
+ * HTTP request from a client in this process to the answer's last byte).
  *
  * @example
  * ```ts ignore
@@ -109,7 +126,7 @@ export async function benchHook(deno: readonly string[], calls: number): Promise
  * const result = await benchHookHttp(5);
  * ```
  */
-export async function benchHookHttp(calls: number): Promise<{ readonly p50Ms: number; readonly maxMs: number }> {
+export async function benchHookHttp(calls: number): Promise<HttpHookBenchResult> {
   const dir = await Deno.makeTempDir({ prefix: "pab_hook_bench_" });
   const store = await openStore(`${dir}/hooks.kv`);
   const host = new SessionHost(parsePolicy(POLICY, { source: "bench.yaml" }), store);
@@ -126,28 +143,49 @@ export async function benchHookHttp(calls: number): Promise<{ readonly p50Ms: nu
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
       });
-      if (!response.ok) throw new Error(`The hook failed: ${await response.text()}`);
-      await response.body?.cancel();
+      const text = await response.text();
+      if (!response.ok) throw new Error(`The hook failed: ${text}`);
       return performance.now() - started;
     };
     const session = { session_id: "bench", transcript_path: "/tmp/t.jsonl", cwd: "/tmp" };
-    await post({ ...session, hook_event_name: "UserPromptSubmit", prompt: "run ls -la" });
-    const times: number[] = [];
+    await post({ ...session, hook_event_name: "UserPromptSubmit", prompt: "run ls -la and read the notes" });
+    const pre: number[] = [];
+    const postTimes: number[] = [];
+    const output = "notes line with some words in it\n".repeat(96);
     for (let i = 0; i < calls; i++) {
-      times.push(
-        await post({ ...session, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls -la" } }),
+      const call = {
+        ...session,
+        tool_name: "Read",
+        tool_input: { file_path: `/tmp/notes${i}.md` },
+        tool_use_id: `toolu_${i}`,
+      };
+      pre.push(await post({ ...call, hook_event_name: "PreToolUse" }));
+      postTimes.push(
+        await post({
+          ...call,
+          hook_event_name: "PostToolUse",
+          tool_response: { type: "text", file: { content: output } },
+        }),
       );
     }
-    times.sort((a, b) => a - b);
+    const all = [...pre, ...postTimes];
     return {
-      p50Ms: Math.round(times[Math.floor(times.length / 2)] * 10) / 10,
-      maxMs: Math.round(times.at(-1)! * 10) / 10,
+      events: all.length,
+      p50Ms: quantile(all, 0.5),
+      p99Ms: quantile(all, 0.99),
+      preP50Ms: quantile(pre, 0.5),
+      postP50Ms: quantile(postTimes, 0.5),
     };
   } finally {
     await server.shutdown();
     store.close();
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+function quantile(times: readonly number[], q: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] * 10) / 10;
 }
 
 async function timed(
@@ -176,7 +214,9 @@ async function timed(
 if (import.meta.main) {
   const at = Deno.args.indexOf("--calls");
   const calls = at >= 0 ? Number(Deno.args[at + 1]) : 10;
-  const runtimes = [[Deno.execPath()], ["npx", "-y", "deno@2.9.6"]];
-  for (const runtime of runtimes) console.log(JSON.stringify(await benchHook(runtime, calls)));
-  console.log(JSON.stringify({ runtime: "pab serve, http hook", ...(await benchHookHttp(calls)) }));
+  console.log(JSON.stringify({ route: "pab serve, http hook", ...(await benchHookHttp(calls * 20)) }));
+  if (!Deno.args.includes("--http-only")) {
+    const runtimes = [[Deno.execPath()], ["npx", "-y", "deno@2.9.6"]];
+    for (const runtime of runtimes) console.log(JSON.stringify(await benchHook(runtime, calls)));
+  }
 }

@@ -17,6 +17,8 @@ export type HookInput =
     readonly tool: string;
     readonly args: Readonly<Record<string, unknown>>;
     readonly toolUseId?: string;
+    /** The folder Claude Code runs in (the payload's `cwd`), when it is given. */
+    readonly cwd?: string;
   }
   /** A tool returned. */
   | {
@@ -26,6 +28,8 @@ export type HookInput =
     readonly args: Readonly<Record<string, unknown>>;
     readonly response: unknown;
     readonly toolUseId?: string;
+    /** The folder Claude Code runs in (the payload's `cwd`), when it is given. */
+    readonly cwd?: string;
   }
   /** A tool call failed (Claude Code's `PostToolUseFailure`): its reservation is released. */
   | {
@@ -35,6 +39,8 @@ export type HookInput =
     readonly args: Readonly<Record<string, unknown>>;
     readonly error: string;
     readonly toolUseId?: string;
+    /** The folder Claude Code runs in (the payload's `cwd`), when it is given. */
+    readonly cwd?: string;
   }
   /** Any other event: pab has nothing to do. */
   | { readonly event: "other"; readonly session: string; readonly name: string };
@@ -107,14 +113,15 @@ export function readHookInput(value: unknown): HookInput {
   const event = body.hook_event_name;
   if (typeof event !== "string") throw new HookInputError('"hook_event_name" must be a string');
   const toolUseId = typeof body.tool_use_id === "string" && body.tool_use_id ? { toolUseId: body.tool_use_id } : {};
+  const cwd = typeof body.cwd === "string" && body.cwd.startsWith("/") ? { cwd: body.cwd } : {};
   switch (event) {
     case "UserPromptSubmit":
       if (typeof body.prompt !== "string") throw new HookInputError('"prompt" must be a string');
       return { event, session, prompt: body.prompt };
     case "PreToolUse":
-      return { event, session, ...toolCall(body), ...toolUseId };
+      return { event, session, ...toolCall(body), ...toolUseId, ...cwd };
     case "PostToolUse":
-      return { event, session, ...toolCall(body), response: body.tool_response, ...toolUseId };
+      return { event, session, ...toolCall(body), response: body.tool_response, ...toolUseId, ...cwd };
     case "PostToolUseFailure":
       return {
         event,
@@ -122,6 +129,7 @@ export function readHookInput(value: unknown): HookInput {
         ...toolCall(body),
         error: typeof body.error === "string" ? body.error : "the tool failed",
         ...toolUseId,
+        ...cwd,
       };
     default:
       return { event: "other", session, name: event };

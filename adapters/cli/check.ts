@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { PabError } from "../../core/mod.ts";
 import type { ApproverRule, CastFunction, GuardOptions, Policy } from "../../guard/mod.ts";
 import type { TraceView } from "../html/mod.ts";
 import { replayTrace } from "../trace/mod.ts";
@@ -13,7 +14,7 @@ import { defineCommand } from "./define_command.ts";
 import { isStdin } from "./io.ts";
 import { loadPolicyFile } from "./load_policy.ts";
 import { loadTrace } from "./load_trace.ts";
-import { renderCheckJson, renderCheckText } from "./render_check.ts";
+import { type FailedFile, renderCheckJson, renderCheckText } from "./render_check.ts";
 import { DEFAULT_MAX_BYTES, expandInputs } from "./read_input.ts";
 import { type ReplayedFile, replayTraceFile } from "./stream_trace.ts";
 import { styleFor } from "./style.ts";
@@ -46,7 +47,9 @@ every tool call in them, as a guard would have decided it live.
 TRACE is a pab trace (JSONL with a {"pab":"trace",...} header; see
 traces/README.md), read and replayed line by line, or a log read whole: OpenAI
 chat completions (an array of messages, or {"messages":[...]}), the OpenAI
-Responses API, or Anthropic Messages. The format is told from the content.
+Responses API, Anthropic Messages, a Claude Code transcript (the JSONL files
+under ~/.claude/projects/), or MCP traffic (JSON-RPC messages between a host
+and a server, one per line). The format is told from the content.
 TRACE may be "-" or /dev/stdin (standard input), a folder (every .jsonl and
 .json file under it), or a quoted glob such as 'traces/**/*.jsonl'.
 
@@ -94,7 +97,9 @@ characters in ids and values are shown escaped (\\n, \\u{1b}).`,
 named in the policy as a way to yes without asking it, and settles data from an
 unlabelled tool with the strictest label (nobody may read it; suspicious).`,
   exitCodes: `0 every call is allowed; 1 a call is blocked or needs confirmation;
-2 bad usage, or a policy, trace or file that cannot be read.`,
+2 bad usage, or a policy, trace or file that cannot be read (a file found in
+a folder or by a glob that cannot be read is named on stderr with its error
+code, and the other traces are still reported).`,
   async run(input, io) {
     const policyPath = input.string("policy")!;
     const maxBytes = input.integer("max-bytes");
@@ -109,24 +114,44 @@ unlabelled tool with the strictest label (nobody may read it; suspicious).`,
     const guard = offlineGuardOptions(policy);
     const html = input.string("html");
     const replays: ReplayedFile[] = [];
+    // A file found in a folder or by a glob that cannot be read is reported on its own, and the others are still
+    // replayed and reported; a file named on the command line stops the check (nothing printed on stdout).
+    const failed: FailedFile[] = [];
+    const named = new Set(input.positionals);
+    const each = async (path: string, task: () => Promise<void>) => {
+      try {
+        await task();
+      } catch (error) {
+        if (!(error instanceof PabError) || named.has(path)) throw error;
+        failed.push({ file: path, code: error.code, message: error.message });
+      }
+    };
     if (html === undefined) {
-      for (const path of paths) replays.push(await replayTraceFile(path, io, policy, { maxBytes, guard }));
+      for (const path of paths) {
+        await each(path, async () => void replays.push(await replayTraceFile(path, io, policy, { maxBytes, guard })));
+      }
     } else {
       // The HTML report's modules load only for --html.
       const { renderCheckReport, traceView } = await import("../html/mod.ts");
       const views: TraceView[] = [];
       for (const path of paths) {
-        const { trace, lines } = await loadTrace(path, io, maxBytes);
-        replays.push({ file: path, lines, replay: await replayTrace(trace, policy, { guard }) });
-        views.push(await traceView(path, trace, policy, guard));
+        await each(path, async () => {
+          const { trace, lines } = await loadTrace(path, io, maxBytes);
+          const replay = await replayTrace(trace, policy, { guard });
+          const view = await traceView(path, trace, policy, guard);
+          replays.push({ file: path, lines, replay });
+          views.push(view);
+        });
       }
       await writeOutputFile(html, renderCheckReport({ policy: policyPath, traces: views }), io, {
         what: "the HTML report",
         example: "--html /tmp/pab/report.html",
       });
     }
-    const report = { policyPath, policy, replays };
+    const report = { policyPath, policy, replays, failed };
     await io.stdout.write(input.flag("json") ? renderCheckJson(report) : renderCheckText(report, styleFor(io)));
+    for (const { code, message } of failed) await io.stderr.write(`error: ${message} [${code}]\n`);
+    if (failed.length) return 2;
     return replays.every(({ replay }) => replay.calls.every((call) => call.decision === "allow")) ? 0 : 1;
   },
 });

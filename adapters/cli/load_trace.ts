@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { guardArgs } from "../claude_code/tool_input/mod.ts";
 import { detectTraceFormat, readTrace, type Trace, TraceError } from "../trace/mod.ts";
 import { type Io, isStdin } from "./io.ts";
 import { readInputText } from "./read_input.ts";
@@ -65,11 +66,38 @@ export async function loadTrace(
  */
 export function parseTrace(text: string, source: string): Trace {
   try {
-    return readTrace(text, { source });
+    return withClaudeCodeArgs(readTrace(text, { source }));
   } catch (error) {
     if (error instanceof TraceError) throw error;
     throw new TraceError(`Cannot read trace ${source}: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/**
+ * A Claude Code transcript's calls with the arguments the Claude Code hook
+ * judges ({@linkcode guardArgs}: `Bash`'s URLs, hosts and paths, the file
+ * tools' paths resolved with the session's `cwd`), so that a replay decides
+ * as the hook would have. Any other trace is returned as it is.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { withClaudeCodeArgs } from "./load_trace.ts";
+ * const trace = withClaudeCodeArgs({
+ *   id: "s",
+ *   meta: { format: "claude-code-transcript", cwd: "/p" },
+ *   events: [{ type: "call", id: "t1", tool: "Edit", args: { file_path: "/p/a.ts" } }],
+ * });
+ * assert.deepEqual(trace.events[0], { type: "call", id: "t1", tool: "Edit", args: { file_path: "/p/a.ts", path: "a.ts" } });
+ * ```
+ */
+export function withClaudeCodeArgs(trace: Trace): Trace {
+  if (trace.meta.format !== "claude-code-transcript") return trace;
+  const cwd = typeof trace.meta.cwd === "string" ? trace.meta.cwd : undefined;
+  const events = trace.events.map((event) =>
+    event.type === "call" ? Object.freeze({ ...event, args: guardArgs(event.tool, event.args, cwd) }) : event
+  );
+  return Object.freeze({ ...trace, events: Object.freeze(events) });
 }
 
 /**

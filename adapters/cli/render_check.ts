@@ -29,6 +29,18 @@ export interface CheckReport {
   readonly policy: Policy;
   /** Each trace with its replay, in the order given. */
   readonly replays: readonly ReplayedFile[];
+  /** The files that could not be read, each with its coded error (the others are still reported). */
+  readonly failed?: readonly FailedFile[];
+}
+
+/** A file `pab check` could not read or replay, and why. */
+export interface FailedFile {
+  /** The path as given or found in a folder. */
+  readonly file: string;
+  /** The error's stable code, such as `ERR_TRACE_INVALID`. */
+  readonly code: string;
+  /** The error's message. */
+  readonly message: string;
 }
 
 /**
@@ -121,6 +133,7 @@ export function renderCheckJson(report: CheckReport): string {
         ran: call.ran,
       }))
     ),
+    errors: (report.failed ?? []).map(({ file, code, message }) => ({ file, code, message })),
     summary: summarise(report),
   };
   return JSON.stringify(data, null, 2) + "\n";

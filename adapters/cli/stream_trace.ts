@@ -6,6 +6,7 @@
  */
 import type { GuardOptions, Policy } from "../../guard/mod.ts";
 import {
+  detectTraceFormat,
   type NumberedEvent,
   openPabTrace,
   replayEvents,
@@ -69,17 +70,13 @@ export async function replayTraceFile(
   ]();
   // Peek at the first line with text to tell a pab trace (JSONL) from a JSON document.
   const head: string[] = [];
-  let first: unknown;
+  let first: string | undefined;
   while (true) {
     const next = await lines.next();
     if (next.done) break;
     head.push(next.value);
     if (!next.value.trim()) continue;
-    try {
-      first = JSON.parse(next.value);
-    } catch {
-      first = undefined;
-    }
+    first = next.value;
     break;
   }
   const rest = async function* () {
@@ -90,7 +87,8 @@ export async function replayTraceFile(
       yield next.value;
     }
   };
-  if (isPabLine(first)) {
+  // A pab trace's first line is its header (or, wrongly, an event: the reader names the line).
+  if (first !== undefined && detectTraceFormat(first) === "pab") {
     const trace = await openPabTrace(rest(), { source });
     const callLine = new Map<string, number>();
     const replay = await replayEvents(trace.id, noteCallLines(trace.events, callLine), policy, {
@@ -115,11 +113,6 @@ async function* noteCallLines(
     if (event.type === "call") lines.set(event.id, line);
     yield event;
   }
-}
-
-function isPabLine(value: unknown): boolean {
-  return typeof value === "object" && value !== null && !Array.isArray(value) &&
-    (Object.hasOwn(value, "pab") || Object.hasOwn(value, "type"));
 }
 
 async function* toAsync<T>(items: readonly T[]): AsyncGenerator<T> {

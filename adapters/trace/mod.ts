@@ -1,6 +1,7 @@
 /**
  * Traces: read recorded conversations (pab traces, OpenAI chat-completions
- * logs, OpenAI Responses logs and Anthropic Messages logs), write pab traces,
+ * logs, OpenAI Responses logs, Anthropic Messages logs, Claude Code
+ * transcripts and MCP traffic), write pab traces,
  * and replay them through a guard to see what pab would have decided for every
  * tool call.
  *
@@ -57,6 +58,9 @@ export { replayEvents } from "./replay_events.ts";
 export { readOpenAiLog } from "./read_openai_log.ts";
 export { readResponsesLog } from "./read_responses_log.ts";
 export { readAnthropicLog } from "./read_anthropic_log.ts";
+export { readClaudeCodeLog } from "./read_claude_code_log.ts";
+export { readMcpTraffic } from "./read_mcp_traffic.ts";
+export { checkJsonShape, MAX_TRACE_DEPTH } from "./json_shape.ts";
 export { detectTraceFormat, readTrace, type TraceFormat } from "./read_trace.ts";
 export { formatTrace } from "./format_trace.ts";
 export { feedRecordedResult } from "./feed_result.ts";

@@ -76,15 +76,23 @@ export function readAnthropicLog(text: string, options: ReadTraceOptions = {}): 
   });
 }
 
-class MessageReader {
+/**
+ * Reads Anthropic messages one at a time into trace events, with every check
+ * {@linkcode readAnthropicLog} makes (each tool_use id once; each
+ * tool_result after its tool_use, and once). Shared with the readers of logs
+ * whose lines hold Anthropic messages (Claude Code transcripts).
+ */
+export class MessageReader {
   readonly #events: TraceEvent[];
   readonly #calls = new Set<string>();
   readonly #answered = new Set<string>();
 
+  /** Read into `events`. */
   constructor(events: TraceEvent[]) {
     this.#events = events;
   }
 
+  /** Read one message; `where` names it in errors. */
   read(message: Record<string, unknown>, where: string): void {
     const role = message.role;
     if (role !== "user" && role !== "assistant") {

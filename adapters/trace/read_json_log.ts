@@ -6,7 +6,10 @@
  * @module
  */
 import { type Node, type ParseError, parseTree, printParseErrorCode } from "npm:jsonc-parser@3.3.1";
-import { TraceError } from "./trace_error.ts";
+import { checkJsonShape } from "./json_shape.ts";
+import { positionOf, traceFailure } from "./trace_error.ts";
+
+export { positionOf, traceFailure };
 
 /**
  * Parse a JSON log strictly (no comments, no trailing commas), or throw
@@ -35,37 +38,6 @@ export function parseJsonLog(text: string, source: string, expected: string): { 
     );
   }
   return { body, root };
-}
-
-/**
- * The 1-based line and column of an offset in a text.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { positionOf } from "./read_json_log.ts";
- * assert.deepEqual(positionOf("a\nbc", 3), { line: 2, column: 2 });
- * ```
- */
-export function positionOf(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset).split("\n");
-  return { line: before.length, column: before[before.length - 1].length + 1 };
-}
-
-/**
- * The error every trace reader throws: `Cannot read trace WHERE: WHAT (FIX)`.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { traceFailure } from "./read_json_log.ts";
- * const error = traceFailure("log.json:3", "unknown role \"robot\"", "use \"user\"");
- * assert.equal(error.code, "ERR_TRACE_INVALID");
- * assert.equal(error.message, 'Cannot read trace log.json:3: unknown role "robot" (use "user")');
- * ```
- */
-export function traceFailure(where: string, what: string, fix: string): TraceError {
-  return new TraceError(`Cannot read trace ${where}: ${what} (${fix})`);
 }
 
 /**
@@ -101,6 +73,7 @@ export function parseArgumentsText(raw: unknown, where: string, field: string): 
   if (typeof raw !== "string") {
     throw traceFailure(where, `${field} must be a JSON string`, `write ${field}:"{\\"to\\":\\"...\\"}"`);
   }
+  checkJsonShape(raw, `${where} ${field}`);
   let value: unknown;
   try {
     value = JSON.parse(raw);

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { checkJsonShape } from "./json_shape.ts";
 import { TraceError } from "./trace_error.ts";
 import type { Actor, CallEvent, ReadTraceOptions, ResultEvent, Trace, TraceEvent } from "./trace.ts";
 import { TRACE_SCHEMA_VERSION } from "./trace.ts";
@@ -101,6 +102,7 @@ export function pabTraceLines(source: string): PabTraceLines {
       const line = text.replace(/\r$/, "");
       if (!line.trim()) return undefined;
       const where = `${source}:${number}`;
+      checkJsonShape(line, source, number);
       const value = parseLine(line, where);
       if (!header) {
         header = readHeader(value, where);

@@ -3,8 +3,11 @@
  *
  * @module
  */
+import { checkJsonShape } from "./json_shape.ts";
 import { TraceError } from "./trace_error.ts";
 import { readAnthropicLog } from "./read_anthropic_log.ts";
+import { isClaudeCodeLine, readClaudeCodeLog } from "./read_claude_code_log.ts";
+import { jsonRpcMessage, readMcpTraffic } from "./read_mcp_traffic.ts";
 import { readOpenAiLog } from "./read_openai_log.ts";
 import { readPabTrace } from "./read_pab_trace.ts";
 import { readResponsesLog } from "./read_responses_log.ts";
@@ -20,13 +23,17 @@ import type { ReadTraceOptions, Trace } from "./trace.ts";
  * const format: TraceFormat = "anthropic";
  * ```
  */
-export type TraceFormat = "pab" | "openai" | "openai-responses" | "anthropic";
+export type TraceFormat = "pab" | "openai" | "openai-responses" | "anthropic" | "claude-code" | "mcp";
 
 /** What every "not a trace" error lists: the formats, and how each one starts. */
 const EXPECTED = 'expected a pab trace (JSONL starting with a {"pab":"trace",...} header line), ' +
   'an OpenAI chat log (an array of messages, or {"messages":[...]}), ' +
-  'an OpenAI Responses log (an array of items, or {"input":[...]} / {"output":[...]}) ' +
-  'or an Anthropic Messages log ({"system":...,"messages":[...]})';
+  'an OpenAI Responses log (an array of items, or {"input":[...]} / {"output":[...]}), ' +
+  'an Anthropic Messages log ({"system":...,"messages":[...]}), ' +
+  "a Claude Code transcript (JSONL, as under ~/.claude/projects/), " +
+  'or MCP traffic (JSONL of JSON-RPC messages, {"jsonrpc":"2.0",...})';
+/** Formats read line by line (each line's shape is checked by its reader). */
+const JSONL_FORMATS: ReadonlySet<TraceFormat> = new Set(["pab", "claude-code", "mcp"]);
 const RESPONSES_ITEMS = new Set([
   "message",
   "function_call",
@@ -61,7 +68,8 @@ export function detectTraceFormat(text: string): TraceFormat | undefined {
   const whole = tryParse(body);
   if (Array.isArray(whole)) return listFormat(whole);
   if (isRecord(whole)) {
-    if (Object.hasOwn(whole, "pab") || Object.hasOwn(whole, "type")) return "pab";
+    const line = lineFormat(whole);
+    if (line) return line;
     if (Array.isArray(whole.messages)) {
       return Object.hasOwn(whole, "system") || listFormat(whole.messages) === "anthropic" ? "anthropic" : "openai";
     }
@@ -70,7 +78,16 @@ export function detectTraceFormat(text: string): TraceFormat | undefined {
     return undefined;
   }
   if (whole !== undefined) return undefined;
-  return isRecord(tryParse(body.split("\n", 1)[0])) ? "pab" : undefined;
+  const first = tryParse(body.split("\n", 1)[0]);
+  return isRecord(first) ? lineFormat(first) ?? "pab" : undefined;
+}
+
+/** The JSONL format a line belongs to, if it tells: a pab header or event, a JSON-RPC message, a Claude Code line. */
+function lineFormat(line: Record<string, unknown>): TraceFormat | undefined {
+  if (Object.hasOwn(line, "pab")) return "pab";
+  if (jsonRpcMessage(line)) return "mcp";
+  if (isClaudeCodeLine(line)) return "claude-code";
+  return Object.hasOwn(line, "type") ? "pab" : undefined;
 }
 
 /**
@@ -98,6 +115,7 @@ export function readTrace(text: string, options: ReadTraceOptions = {}): Trace {
   }
   const format = detectTraceFormat(text);
   if (!format) throw new TraceError(`Cannot read trace ${source}:1: not a trace pab reads (${EXPECTED})`);
+  if (!JSONL_FORMATS.has(format)) checkJsonShape(text.replace(/^\uFEFF/, ""), source);
   const trace = READERS[format](text, options);
   if (!trace.events.some((event) => event.type !== "system")) throw noMessages(source, format);
   return trace;
@@ -116,6 +134,8 @@ const READERS: Readonly<Record<TraceFormat, (text: string, options: ReadTraceOpt
   openai: readOpenAiLog,
   "openai-responses": readResponsesLog,
   anthropic: readAnthropicLog,
+  "claude-code": readClaudeCodeLog,
+  mcp: readMcpTraffic,
 };
 
 const FORMAT_NAMES: Readonly<Record<TraceFormat, string>> = {
@@ -123,6 +143,8 @@ const FORMAT_NAMES: Readonly<Record<TraceFormat, string>> = {
   openai: "OpenAI chat log",
   "openai-responses": "OpenAI Responses log",
   anthropic: "Anthropic Messages log",
+  "claude-code": "Claude Code transcript",
+  mcp: "MCP traffic log",
 };
 
 /** The format of a JSON array: Responses items, Anthropic messages, or (by default) OpenAI chat messages. */

@@ -64,19 +64,25 @@ export interface StreamedPabTrace extends PabTraceHeader {
  * ```
  */
 export async function* textLines(chunks: AsyncIterable<string>): AsyncGenerator<string> {
-  let rest = "";
+  // The pieces of the line not yet ended: each chunk is searched once, so a long line costs its length, not its
+  // length times its number of chunks.
+  let parts: string[] = [];
   let first = true;
-  for await (const chunk of chunks) {
-    rest += first ? chunk.replace(/^\uFEFF/, "") : chunk;
-    if (chunk) first = false;
-    let newline = rest.indexOf("\n");
+  for await (const raw of chunks) {
+    const chunk = first ? raw.replace(/^\uFEFF/, "") : raw;
+    if (raw) first = false;
+    let start = 0;
+    let newline = chunk.indexOf("\n");
     while (newline >= 0) {
-      yield rest.slice(0, newline);
-      rest = rest.slice(newline + 1);
-      newline = rest.indexOf("\n");
+      parts.push(chunk.slice(start, newline));
+      yield parts.length === 1 ? parts[0] : parts.join("");
+      parts = [];
+      start = newline + 1;
+      newline = chunk.indexOf("\n", start);
     }
+    if (start < chunk.length) parts.push(start ? chunk.slice(start) : chunk);
   }
-  yield rest;
+  yield parts.join("");
 }
 
 /**

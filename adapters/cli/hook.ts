@@ -8,7 +8,7 @@
 import { answerHook, failed, hookOptions, parseHookInput, STARTER_POLICY } from "../claude_code/mod.ts";
 import { errorText } from "../../guard/mod.ts";
 import { SessionHost } from "../serve/mod.ts";
-import { openStore } from "../store/mod.ts";
+import { defaultStorePath, openStore } from "../store/mod.ts";
 import { UsageError } from "./cli_error.ts";
 import type { Command } from "./command.ts";
 import { checkHookStore } from "./hook_store.ts";
@@ -18,7 +18,8 @@ import { loadPolicyFile } from "./load_policy.ts";
 import { parseArgs } from "./parse_args.ts";
 
 /** Where hook state lives unless --store says otherwise. */
-export const DEFAULT_HOOK_STORE = "/tmp/pab/hooks.kv";
+/** Where the hook keeps its sessions without --store: `hooks.kv` in a folder of the user's own (`defaultStorePath`). */
+export const DEFAULT_HOOK_STORE = "/tmp/pab/UID/hooks.kv";
 
 /** How long one hook may take before it blocks (Claude Code's own timeout is longer). */
 const DEFAULT_TIMEOUT_MS = 20_000;
@@ -38,7 +39,7 @@ Whatever fails inside pab exits 2 (Claude Code blocks the call).
 
 Options:
   -p, --policy FILE       The policy (.yaml, .yml, .json or .jsonc)
-      --store PATH|URL    A Deno KV file (default ${DEFAULT_HOOK_STORE}) or a remote KV URL
+      --store PATH|URL    A Deno KV file (default ${DEFAULT_HOOK_STORE}, in a 0700 folder of the user's own) or a remote KV URL
       --allow-tools LIST  Comma-separated tools the policy names for which pab's
                           "no objection" is answered allow, skipping Claude
                           Code's prompt (default: none)
@@ -96,7 +97,7 @@ export const hookCommand: Command = {
     return await failClosed(io, timeout, () =>
       answer(io, {
         policy: values.policy as string,
-        store: typeof values.store === "string" ? values.store : DEFAULT_HOOK_STORE,
+        ...(typeof values.store === "string" ? { store: values.store } : {}),
         allowTools: typeof values["allow-tools"] === "string" ? values["allow-tools"].split(",") : [],
       }));
   },
@@ -104,7 +105,7 @@ export const hookCommand: Command = {
 
 async function answer(
   io: Io,
-  options: { readonly policy: string; readonly store: string; readonly allowTools: readonly string[] },
+  options: { readonly policy: string; readonly store?: string; readonly allowTools: readonly string[] },
 ): Promise<number> {
   const input = parseHookInput(await readStdin());
   const policy = await loadPolicyFile(options.policy, io);
@@ -114,8 +115,10 @@ async function answer(
   } catch (error) {
     throw new UsageError(`option --allow-tools: ${errorText(error)}`, "hook");
   }
-  await checkHookStore(options.store);
-  const store = await openStore(options.store);
+  // Without --store: a folder only this user may enter, never a file in a folder everyone shares.
+  const location = options.store ?? await defaultStorePath("hooks.kv");
+  await checkHookStore(location);
+  const store = await openStore(location);
   try {
     const answer = await answerHook(new SessionHost(policy, store), input, checked);
     if (answer.stdout) await io.stdout.write(answer.stdout);

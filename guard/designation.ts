@@ -106,6 +106,8 @@ export function isSelectorName(name: string): boolean {
  * assert.equal(isDesignated(evidence, { url: "www.evil.example" }), false);
  * assert.equal(isDesignated(evidence, { url: "www.bob.example" }), true); // a link in a designated source
  * assert.equal(isDesignated(evidence, { n: 50 }), false);
+ * assert.equal(isDesignated((v) => ["42", "ticket 42"].includes(v) ? [user] : [], { id: 42 }, { tool: "read_ticket" }), true);
+ * assert.equal(isDesignated((v) => v === "42" ? [user] : [], { id: 42 }, { tool: "read_ticket" }), false); // a bare 42
  * assert.equal(isDesignated(evidence, { query: "bill-december-2023.txt" }), false); // a criterion, not a name
  * assert.equal(isDesignated(evidence, { query: "hiking trip" }, { tool: "search_emails" }), true); // "the emails ..."
  * assert.equal(isDesignated(evidence, { query: "hiking trip" }, { tool: "search_files" }), false);
@@ -130,6 +132,7 @@ export function isDesignated(
       if (sources.some((source) => source.name === "user")) {
         if (!weak) named = true;
         else if (selector && !isWeakValue(text) && isTextCriterion(arg)) statedCriterion = true;
+        else if (!selector && namesByKind(evidence, text, arg, options.tool)) named = true;
         continue;
       }
       if (weak) continue;
@@ -145,6 +148,30 @@ export function isDesignated(
   if (named) return true;
   return follow && statedCriterion && options.tool !== undefined && pointsAtKind(evidence, options.tool);
 }
+
+/**
+ * Whether the user's words name a short value by its kind: "ticket 42" for
+ * `read_ticket({id: 42})` or `get({ticket_id: 42})`. A bare `42` is too weak to
+ * name anything; the kind written before it (a word of the argument's name or
+ * the last word of the tool's, three letters or more, singular or plural)
+ * makes it a name.
+ */
+function namesByKind(
+  evidence: (value: string) => readonly Source[],
+  value: string,
+  arg: string,
+  tool: string | undefined,
+): boolean {
+  const kinds = new Set<string>();
+  for (const word of [...nameWords(arg), ...(tool ? nameWords(tool).slice(1).slice(-1) : [])]) {
+    if (word.length < 3 || GENERIC_WORDS.has(word)) continue;
+    const singular = word.endsWith("s") ? word.slice(0, -1) : word;
+    kinds.add(singular).add(`${singular}s`);
+  }
+  return [...kinds].some((kind) => evidence(`${kind} ${value}`).some((source) => source.name === "user"));
+}
+
+const GENERIC_WORDS: ReadonlySet<string> = new Set(["ids", "number", "num", "key", "index", "value", "item", "items"]);
 
 /** How {@linkcode isDesignated} reads a call. */
 export interface DesignationOptions {

@@ -90,3 +90,41 @@ Deno.test("answerToolCalls() reports a failing tool and commits nothing", async 
   assert.equal(answers[0].content, "error: read_inbox failed: mailbox offline");
   assert.equal(guard.ledger.log.at(-1)?.kind, "tool-failed");
 });
+
+Deno.test("answerToolCalls() sends a confirm-level call to options.confirm: a yes runs it once, a no answers with the explanation", async () => {
+  const guard = new Guard(parsePolicy(`
+version: 1
+tools:
+  read_ticket: { output: untrusted, on_tainted: allow }
+  send_email:
+    on_tainted: allow
+    args:
+      to: { require: trusted, on_violation: confirm }
+`));
+  // The user points at the source (ticket 42), so the address a stranger wrote there is asked about, not blocked.
+  recordMessage(guard, { role: "user", content: "Reply to the sender of ticket 42" });
+  const sent: string[] = [];
+  const tools = {
+    read_ticket: () => "From bob@partner.example: please confirm the meeting",
+    send_email: (args: Record<string, unknown>) => {
+      sent.push(String(args.to));
+      return "sent";
+    },
+  };
+  await answerToolCalls(guard, [{ id: "1", function: { name: "read_ticket", arguments: '{"id":"42"}' } }], tools);
+  const asked: string[] = [];
+  const call = [{ id: "2", function: { name: "send_email", arguments: '{"to":"bob@partner.example"}' } }];
+  const [no] = await answerToolCalls(guard, call, tools, {
+    confirm: (decision) => {
+      asked.push(decision.gaps.map((gap) => gap.code).join());
+      return false;
+    },
+  });
+  assert.match(no.content, /^pab denied this call: send_email: block/);
+  assert.match(no.content, /the user did not confirm/);
+  assert.deepEqual(sent, []);
+  const [yes] = await answerToolCalls(guard, call, tools, { confirm: () => true });
+  assert.equal(yes.content, "sent");
+  assert.deepEqual(sent, ["bob@partner.example"]);
+  assert.deepEqual(asked, ["untrusted-argument"]);
+});

@@ -87,7 +87,10 @@ const DOORS: Readonly<Record<string, { readonly entry: string; readonly names: r
     entry: "./adapters/ai_sdk/mod.ts",
     names: ["ApprovalQuestion", "ApprovalStatus", "GuardedTools", "ToolsObject", "guardTools"],
   },
-  "./openai-agents": { entry: "./adapters/openai_agents/mod.ts", names: ["AgentTool", "guardAgentTools"] },
+  "./openai-agents": {
+    entry: "./adapters/openai_agents/mod.ts",
+    names: ["AgentTool", "explainApproval", "guardAgentTools"],
+  },
   "./openai": {
     entry: "./adapters/openai/mod.ts",
     names: [
@@ -130,6 +133,8 @@ const DOORS: Readonly<Record<string, { readonly entry: string; readonly names: r
       "openPabTrace",
       "pabTraceLines",
       "readAnthropicLog",
+      "readClaudeCodeLog",
+      "readMcpTraffic",
       "readOpenAiLog",
       "readPabTrace",
       "readResponsesLog",

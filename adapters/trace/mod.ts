@@ -60,7 +60,6 @@ export { readResponsesLog } from "./read_responses_log.ts";
 export { readAnthropicLog } from "./read_anthropic_log.ts";
 export { readClaudeCodeLog } from "./read_claude_code_log.ts";
 export { readMcpTraffic } from "./read_mcp_traffic.ts";
-export { checkJsonShape, MAX_TRACE_DEPTH } from "./json_shape.ts";
 export { detectTraceFormat, readTrace, type TraceFormat } from "./read_trace.ts";
 export { formatTrace } from "./format_trace.ts";
 export { feedRecordedResult } from "./feed_result.ts";

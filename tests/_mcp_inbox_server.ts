@@ -5,7 +5,7 @@
  */
 import { McpServer } from "npm:@modelcontextprotocol/sdk@1.32.2/server/mcp.js";
 import { StdioServerTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/server/stdio.js";
-import * as z from "zod";
+import * as z from "npm:zod@4.6.7";
 
 const server = new McpServer({ name: "inbox", version: "1.0.0" });
 const sent: string[] = [];

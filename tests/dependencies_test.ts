@@ -70,7 +70,6 @@ Deno.test("deno.lock holds exactly what deno.json's imports need: the demo's pac
     "argparse",
     "js-yaml",
     "jsonc-parser",
-    "zod",
   ]);
 });
 

@@ -2,7 +2,7 @@
  * Build the npm package into `dist/npm/` (`deno task npm`): one ES module per
  * door of `deno.json` (less `./cli`), code-split so the doors share one copy
  * of the guard (an `instanceof ToolCallDenied` holds across doors), with
- * zod, js-yaml, jsonc-parser and @noble/hashes inlined at the versions the
+ * js-yaml, jsonc-parser and @noble/hashes inlined at the versions the
  * lock pins, type declarations per door, and `package.json`, README, licence
  * and changelog. The MCP SDK stays a (peer) import of the MCP door.
  *

@@ -1,14 +1,14 @@
-// Private: turning zod's issues into policy issues with paths and fix hints, and "did you mean" suggestions.
-import type * as z from "npm:zod@4.6.7/mini";
+// Private: turning shape issues into policy issues with paths and fix hints, and "did you mean" suggestions.
 import { closestWord } from "../../core/mod.ts";
 import type { PolicyIssue } from "./policy_error.ts";
 import { KNOWN_KEYS } from "./_schema.ts";
+import type { ShapeIssue } from "./_shape.ts";
 
-export function zodIssueToPolicyIssues(issue: z.core.$ZodIssue, prefix: readonly PropertyKey[]): PolicyIssue[] {
+export function shapeIssueToPolicyIssues(issue: ShapeIssue, prefix: readonly PropertyKey[]): PolicyIssue[] {
   const fullPath = [...prefix, ...issue.path];
   const path = fullPath.map(String).join(".");
   if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((key) => ({
+    return issue.keys!.map((key) => ({
       path: path ? `${path}.${key}` : key,
       message: `unknown key "${key}"`,
       hint: suggest(key, KNOWN_KEYS) ?? "remove it; see the policy reference in README.md",
@@ -16,13 +16,15 @@ export function zodIssueToPolicyIssues(issue: z.core.$ZodIssue, prefix: readonly
   }
   if (issue.code === "invalid_union") {
     // Report the branch that got furthest, so the hint is about what the author meant.
-    const branches = issue.errors.map((branch) => branch.flatMap((inner) => zodIssueToPolicyIssues(inner, fullPath)));
+    const branches = issue.errors!.map((branch) =>
+      branch.flatMap((inner) => shapeIssueToPolicyIssues(inner, fullPath))
+    );
     const best = branches.sort((a, b) => depth(b) - depth(a))[0];
     if (best && depth(best) > path.split(".").length) return best;
     return [{ path, message: `unexpected value ${describe(issue.input)}`, hint: unionHint(path) }];
   }
   if (issue.code === "invalid_value") {
-    const values = issue.values.map((v) => JSON.stringify(v)).join(", ");
+    const values = issue.values!.map((v) => JSON.stringify(v)).join(", ");
     return [{
       path,
       message: issue.input === undefined ? "missing required key" : `invalid value ${describe(issue.input)}`,
@@ -39,14 +41,15 @@ export function zodIssueToPolicyIssues(issue: z.core.$ZodIssue, prefix: readonly
     }];
   }
   if (issue.code === "invalid_type") {
+    const expected = String(issue.expected);
     return [{
       path,
       message: issue.input === undefined
         ? "missing required key"
-        : `expected ${issue.expected}, got ${describe(issue.input)}`,
+        : `expected ${expected}, got ${describe(issue.input)}`,
       hint: issue.input === undefined
         ? `add "${String(fullPath.at(-1))}"`
-        : `write ${/^[aeiou]/.test(issue.expected) ? "an" : "a"} ${issue.expected} here`,
+        : `write ${/^[aeiou]/.test(expected) ? "an" : "a"} ${expected} here`,
     }];
   }
   return [{ path, message: issue.message, hint: "see the policy reference in README.md" }];

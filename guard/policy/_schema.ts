@@ -1,89 +1,89 @@
-// Private: the zod schema of policy files. Never re-exported; zod types stay out of pab's API.
-import * as z from "npm:zod@4.6.7/mini";
+// Private: the schema of policy files (guard/policy/_shape.ts checks it). Never re-exported.
+import {
+  array,
+  boolean,
+  type Infer,
+  int,
+  nonEmpty,
+  nullValue,
+  oneOf,
+  optional,
+  record,
+  strictObject,
+  string,
+  union,
+  unknown,
+} from "./_shape.ts";
 
-const name = z.string().check(z.minLength(1));
-const trust = z.enum(["suspicious", "attested", "trusted"]);
-const readers = z.union([z.literal("all"), z.array(name)]);
-const labelObject = z.strictObject({ readers, trust });
-const labelRef = z.union([name, labelObject]);
-const onTainted = z.enum(["allow", "confirm", "block", "pinned", "named"]);
+const name = nonEmpty(string);
+const names = nonEmpty(array(name));
+const trust = oneOf(["suspicious", "attested", "trusted"]);
+const readers = union([oneOf(["all"]), array(name)]);
+const labelObject = strictObject({ readers, trust });
+const labelRef = union([name, labelObject]);
+const onTainted = oneOf(["allow", "confirm", "block", "pinned", "named"]);
+const embedded = oneOf(["trusted", "attested", "off"]);
 
-const argRule = z.strictObject({
-  require: z.optional(z.enum(["trusted", "attested"])),
-  allow: z.optional(z.array(z.string())),
-  embedded: z.optional(z.enum(["trusted", "attested", "off"])),
-  on_violation: z.optional(z.enum(["block", "confirm"])),
+const argRule = strictObject({
+  require: optional(oneOf(["trusted", "attested"])),
+  allow: optional(array(string)),
+  embedded: optional(embedded),
+  on_violation: optional(oneOf(["block", "confirm"])),
 });
 
-const output = z.union([
-  z.literal("unlabelled"),
-  name,
-  labelObject,
-  z.strictObject({ catalogue: name }),
+const output = union([oneOf(["unlabelled"]), name, labelObject, strictObject({ catalogue: name })]);
+
+const recipient = union([name, strictObject({ arg: name })]);
+
+const tool = strictObject({
+  output: optional(output),
+  outward: optional(boolean),
+  untrusted_fields: optional(names),
+  trusted_fields: optional(names),
+  on_tainted: optional(onTainted),
+  args: optional(record(argRule)),
+  recipients: optional(array(recipient)),
+  min_trust: optional(trust),
+  effects: optional(array(name)),
+  requires_prior: optional(array(name)),
+  requires_no_prior: optional(array(name)),
+  once: optional(name),
+  needs_approval: optional(boolean),
+  prerequisite: optional(strictObject({ args: record(unknown) })),
+});
+
+const field = union([
+  oneOf(["bool"]),
+  strictObject({ bool: oneOf([true]) }),
+  strictObject({ int: strictObject({ min: int, max: int }) }),
+  strictObject({ enum: nonEmpty(array(string)) }),
 ]);
 
-const recipient = z.union([name, z.strictObject({ arg: name })]);
-
-const tool = z.strictObject({
-  output: z.optional(output),
-  outward: z.optional(z.boolean()),
-  untrusted_fields: z.optional(z.array(name).check(z.minLength(1))),
-  trusted_fields: z.optional(z.array(name).check(z.minLength(1))),
-  on_tainted: z.optional(onTainted),
-  args: z.optional(z.record(z.string(), argRule)),
-  recipients: z.optional(z.array(recipient)),
-  min_trust: z.optional(trust),
-  effects: z.optional(z.array(name)),
-  requires_prior: z.optional(z.array(name)),
-  requires_no_prior: z.optional(z.array(name)),
-  once: z.optional(name),
-  needs_approval: z.optional(z.boolean()),
-  prerequisite: z.optional(z.strictObject({ args: z.record(z.string(), z.unknown()) })),
+export const policySchema = strictObject({
+  version: oneOf([1]),
+  default: optional(strictObject({
+    on_tainted: optional(onTainted),
+    outward_embedded: optional(embedded),
+    confirm_untrusted_from: optional(oneOf(["designated", "named", "any"])),
+  })),
+  readers: optional(strictObject({
+    groups: optional(names),
+    directory: optional(record(name)),
+    unknown: optional(name),
+  })),
+  labels: optional(record(labelObject)),
+  catalogues: optional(record(strictObject({ key: name, entries: record(labelRef) }))),
+  approvers: optional(record(strictObject({ mandate: names }))),
+  schemas: optional(record(strictObject({ fields: record(field), merge: labelRef, tools: optional(array(name)) }))),
+  casts: optional(record(strictObject({ cast: name, ceiling: labelRef }))),
+  tools: optional(record(union([tool, nullValue]))),
 });
 
-const field = z.union([
-  z.literal("bool"),
-  z.strictObject({ bool: z.literal(true) }),
-  z.strictObject({ int: z.strictObject({ min: z.int(), max: z.int() }) }),
-  z.strictObject({ enum: z.array(z.string()).check(z.minLength(1)) }),
-]);
+export type RawPolicy = Infer<typeof policySchema>;
+export type RawTool = Infer<typeof tool>;
+export type RawLabelRef = Infer<typeof labelRef>;
+export type RawField = Infer<typeof field>;
 
-export const policySchema = z.strictObject({
-  version: z.literal(1),
-  default: z.optional(z.strictObject({
-    on_tainted: z.optional(onTainted),
-    outward_embedded: z.optional(z.enum(["trusted", "attested", "off"])),
-    confirm_untrusted_from: z.optional(z.enum(["designated", "named", "any"])),
-  })),
-  readers: z.optional(z.strictObject({
-    groups: z.optional(z.array(name).check(z.minLength(1))),
-    directory: z.optional(z.record(z.string(), name)),
-    unknown: z.optional(name),
-  })),
-  labels: z.optional(z.record(z.string(), labelObject)),
-  catalogues: z.optional(z.record(
-    z.string(),
-    z.strictObject({ key: name, entries: z.record(z.string(), labelRef) }),
-  )),
-  approvers: z.optional(z.record(z.string(), z.strictObject({ mandate: z.array(name).check(z.minLength(1)) }))),
-  schemas: z.optional(z.record(
-    z.string(),
-    z.strictObject({
-      fields: z.record(z.string(), field),
-      merge: labelRef,
-      tools: z.optional(z.array(name)),
-    }),
-  )),
-  casts: z.optional(z.record(z.string(), z.strictObject({ cast: name, ceiling: labelRef }))),
-  tools: z.optional(z.record(z.string(), z.union([tool, z.null()]))),
-});
-
-export type RawPolicy = z.infer<typeof policySchema>;
-export type RawTool = z.infer<typeof tool>;
-export type RawLabelRef = z.infer<typeof labelRef>;
-export type RawField = z.infer<typeof field>;
-
-/** Every key the format knows, for "did you mean" hints. */
 export const KNOWN_KEYS: readonly string[] = [
   "version",
   "default",

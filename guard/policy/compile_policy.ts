@@ -8,7 +8,7 @@ import { compileFieldPatterns } from "../../harvest/mod.ts";
 import { PolicyError, type PolicyIssue } from "./policy_error.ts";
 import { isGapCode, WAIVABLE_GAP_CODES } from "./gap_kinds.ts";
 import { EFFECT_TEMPLATE, normalizeEffect } from "./effect_key.ts";
-import { suggest, zodIssueToPolicyIssues } from "./_issues.ts";
+import { shapeIssueToPolicyIssues, suggest } from "./_issues.ts";
 import { forbiddenKeys } from "./_forbidden_keys.ts";
 import type {
   AnswerSchema,
@@ -23,6 +23,7 @@ import type {
   ToolPolicy,
 } from "./policy.ts";
 import { policySchema, type RawField, type RawLabelRef, type RawPolicy, type RawTool } from "./_schema.ts";
+import { parseShape } from "./_shape.ts";
 
 /**
  * Validate a parsed policy object strictly and compile it. Throws
@@ -41,12 +42,9 @@ import { policySchema, type RawField, type RawLabelRef, type RawPolicy, type Raw
 export function compilePolicy(raw: unknown, source = "policy"): Policy {
   const forbidden = forbiddenKeys(raw);
   if (forbidden.length) throw new PolicyError(source, forbidden);
-  const parsed = policySchema.safeParse(raw, { reportInput: true });
+  const parsed = parseShape(policySchema, raw);
   if (!parsed.success) {
-    throw new PolicyError(
-      source,
-      parsed.error.issues.flatMap((issue) => zodIssueToPolicyIssues(issue, [])),
-    );
+    throw new PolicyError(source, parsed.issues.flatMap((issue) => shapeIssueToPolicyIssues(issue, [])));
   }
   const compiler = new Compiler(parsed.data);
   const policy = compiler.compile(source);

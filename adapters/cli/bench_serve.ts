@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { benchPolicy, loadServer, type ServeLoadResult, splitStep } from "./serve_load.ts";
+import { benchPolicy, loadServerInWorker, type ServeLoadResult, splitStep } from "./serve_load.ts";
 import { SessionHost, startServer } from "../serve/mod.ts";
 import { openStore } from "../store/mod.ts";
 import type { Bench } from "./bench.ts";
@@ -51,7 +51,7 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
   const figures: Record<string, unknown> = { schemaVersion: 1, store: where, outputChars: chars };
   const say = (line: string) => input.flag("json") ? Promise.resolve() : io.stdout.write(`${line}\n`);
   const cpuBefore = process.cpuUsage();
-  const load = await withServer(where, (url) => loadServer(url, { sessions, seconds, outputChars: chars }));
+  const load = await withServer(where, (url) => loadServerInWorker(url, { sessions, seconds, outputChars: chars }));
   const cpu = process.cpuUsage(cpuBefore);
   // CPU time per decision: on a busy machine, wall time also counts the time other processes had the cores.
   const cpuUsPerDecision = Math.round((cpu.user + cpu.system) / Math.max(1, load.decisions));
@@ -72,7 +72,7 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
     const samples: { s: number; rssMiB: number; decisions: number }[] = [];
     const start = performance.now();
     const result = await withServer(where, (url) =>
-      loadServer(url, {
+      loadServerInWorker(url, {
         sessions,
         seconds: soak * 60,
         outputChars: chars,
@@ -98,7 +98,7 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
     for (const live of [10, 1000, 5000]) {
       const result = await withServer(
         where,
-        (url) => loadServer(url, { sessions: live, clients: 10, seconds, outputChars: chars }),
+        (url) => loadServerInWorker(url, { sessions: live, clients: 10, seconds, outputChars: chars }),
       );
       scale.push(result);
       await say(`${live} live sessions, 10 clients: ${line(result)}`);

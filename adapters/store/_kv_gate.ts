@@ -44,6 +44,8 @@ export class KvGate {
   readonly #description: string;
   readonly #options: KvGateOptions;
   #closed = false;
+  #look: Promise<void> | undefined;
+  #nextLook: Promise<void> | undefined;
 
   constructor(description: string, options: KvGateOptions) {
     this.#description = description;
@@ -148,15 +150,43 @@ export class KvGate {
   }
 
   async #attempts<T>(what: string, task: () => Promise<T>, expired: () => boolean): Promise<T> {
-    await this.checkIdentity(what);
+    // The file's identity is checked beside the call, by a look that starts after the call was made: a call on a
+    // deleted or replaced file fails ERR_STORE_GONE (its write went nowhere) whichever finishes first.
+    const checked = this.#identityAfterNow(what);
+    checked.catch(() => {});
+    let result: T;
     for (let attempt = 0;; attempt++) {
       try {
-        return await task();
+        result = await task();
+        break;
       } catch (error) {
+        await checked;
         if (expired() || !(error instanceof Error) || !BUSY.test(error.message)) throw this.fault(what, error);
         await backoff(attempt);
       }
     }
+    await checked;
+    return result;
+  }
+
+  /**
+   * A check of the file's identity that starts no earlier than now. Concurrent calls share one: while a look is
+   * under way, the calls made meanwhile wait for the next one, which starts when it ends (so at most one look is
+   * under way and one waits, however many calls there are).
+   */
+  #identityAfterNow(what: string): Promise<void> {
+    if (!this.#options.identity) return Promise.resolve();
+    if (this.#nextLook) return this.#nextLook;
+    if (!this.#look) {
+      this.#look = this.checkIdentity(what).finally(() => this.#look = undefined);
+      return this.#look;
+    }
+    const next = this.#look.catch(() => {}).then(() => {
+      this.#nextLook = undefined;
+      return this.#look = this.checkIdentity(what).finally(() => this.#look = undefined);
+    });
+    this.#nextLook = next;
+    return next;
   }
 
   #error(code: StoreErrorCode, what: string, why: string, fix: string, cause?: unknown): StoreError {

@@ -221,18 +221,41 @@ export class KvStore implements PabStore {
 
   /** Append an event after the chain's current head, retrying while other writers move the head. */
   async appendAudit(stream: string, event: AuditEvent): Promise<AuditRecord> {
+    return (await this.appendAuditEvents(stream, [event]))[0];
+  }
+
+  /** Append events after the chain's current head in one write, retrying while other writers move the head. */
+  async appendAuditEvents(stream: string, events: readonly AuditEvent[]): Promise<AuditRecord[]> {
+    if (!events.length) return [];
     let appended: AuditRecord[] = [];
     await this.#write(
       "append to the audit chain",
       stream,
-      [event],
+      events,
       () => Promise.resolve(true),
       undefined,
       (records) => {
         appended = records;
       },
     );
-    return appended[0];
+    return appended;
+  }
+
+  /** Drop a session's inputs, spent rulings and record (kept while it has open reservations; its audit chain, effects and open reservations stay). */
+  deleteSession(id: string): Promise<void> {
+    return this.#gate.run("delete a session", async () => {
+      const open = await this.#kv.list({ prefix: ["pab", "res", id] }, { limit: 1 }).next();
+      const keys: Deno.KvKey[] = open.done ? [["pab", "session", id]] : [];
+      for (const prefix of [["pab", "in", id], ["pab", "spent", id]]) {
+        for await (const entry of this.#kv.list({ prefix }, { batchSize: 500 })) keys.push(entry.key);
+      }
+      // Deleting is safe to repeat: in commits of at most 500 mutations (Deno KV's limit is 1,000).
+      for (let first = 0; first < keys.length; first += 500) {
+        const operation = this.#kv.atomic();
+        for (const key of keys.slice(first, first + 500)) operation.delete(key);
+        await operation.commit();
+      }
+    });
   }
 
   /** The records of one chain, or of every chain (every chain that has records, headed or not), in order. */

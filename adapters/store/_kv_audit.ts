@@ -1,5 +1,6 @@
 import { type AuditEvent, type AuditRecord, linkRecord } from "../audit/mod.ts";
 import { setText } from "./_kv_text.ts";
+import type { KvMutations } from "./_kv_batch.ts";
 
 /**
  * Chain `events` after the current head of `stream` in an atomic operation:
@@ -8,7 +9,7 @@ import { setText } from "./_kv_text.ts";
  */
 export async function addAudit(
   kv: Deno.Kv,
-  operation: Deno.AtomicOperation,
+  operation: KvMutations,
   stream: string,
   events: readonly AuditEvent[],
 ): Promise<AuditRecord[]> {

@@ -9,6 +9,7 @@
 import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
 import { addAudit } from "./_kv_audit.ts";
 import { linkInput } from "./_input_link.ts";
+import { GroupCommitter, type KvMutations, StagedWrite } from "./_kv_batch.ts";
 import { KvGate } from "./_kv_gate.ts";
 import { backoff, getAll, listTexts, partText, setText, type TextPart } from "./_kv_text.ts";
 import { type EffectEntry, effectKey, holdKey, KvEffects, releaseStaleHolds } from "./kv_effects.ts";
@@ -63,6 +64,7 @@ export class KvStore implements PabStore {
   readonly #gate: KvGate;
   readonly #effects = new Map<string, KvEffects>();
   readonly #holdGrace: number;
+  readonly #committer: GroupCommitter;
   #stamp: string | undefined;
 
   /** Wrap an open KV; `description` names it in messages. */
@@ -75,6 +77,7 @@ export class KvStore implements PabStore {
       ...(options.identity ? { identity: options.identity } : {}),
     });
     this.#holdGrace = options.holdGrace ?? 600_000;
+    this.#committer = new GroupCommitter(kv);
   }
 
   /** Save a new session and its first audit events in one write; false if the id is taken. */
@@ -356,17 +359,18 @@ export class KvStore implements PabStore {
     what: string,
     stream: string,
     audit: readonly AuditEvent[],
-    build: (operation: Deno.AtomicOperation) => Promise<T>,
+    build: (operation: KvMutations) => Promise<T>,
     free?: () => Promise<boolean>,
     appended?: (records: AuditRecord[]) => void,
   ): Promise<T> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const outcome = await this.#gate.run(what, async () => {
-        const operation = this.#kv.atomic();
+        const operation = new StagedWrite();
         const result = await build(operation);
         if (result !== true && result !== "finished") return { result };
         const records = await addAudit(this.#kv, operation, stream, audit);
-        if ((await operation.commit()).ok) {
+        // Committed with the steps other requests staged meanwhile, each still whole or not at all.
+        if (await this.#committer.commit(operation)) {
           appended?.(records);
           return { result };
         }

@@ -64,7 +64,7 @@ export class StagedWrite implements KvMutations {
 
 interface Waiting {
   readonly write: StagedWrite;
-  readonly resolve: (ok: boolean) => void;
+  readonly resolve: (versionstamp: string | null) => void;
   readonly reject: (error: unknown) => void;
 }
 
@@ -78,9 +78,9 @@ export class GroupCommitter {
     this.#kv = kv;
   }
 
-  /** Commit `write` (alone or with others): true when it was written, false when one of its checks failed. */
-  commit(write: StagedWrite): Promise<boolean> {
-    return new Promise<boolean>((resolve, reject) => {
+  /** Commit `write` (alone or with others): the versionstamp it was written at, or null when one of its checks failed. */
+  commit(write: StagedWrite): Promise<string | null> {
+    return new Promise<string | null>((resolve, reject) => {
       this.#queue.push({ write, resolve, reject });
       if (!this.#running) {
         this.#running = true;
@@ -127,15 +127,16 @@ export class GroupCommitter {
     if (group.length > 1) {
       const operation = this.#kv.atomic();
       for (const { write } of group) write.addTo(operation);
-      const ok = await operation.commit().then((result) => result.ok, () => false);
-      if (ok) return group.forEach(({ resolve }) => resolve(true));
+      const result = await operation.commit().catch(() => undefined);
+      if (result?.ok) return group.forEach(({ resolve }) => resolve(result.versionstamp));
     }
     // Alone, or the group was refused: each write on its own checks, with its own failure.
     await Promise.all(group.map(async ({ write, resolve, reject }) => {
       try {
         const operation = this.#kv.atomic();
         write.addTo(operation);
-        resolve((await operation.commit()).ok);
+        const result = await operation.commit();
+        resolve(result.ok ? result.versionstamp : null);
       } catch (error) {
         reject(error);
       }

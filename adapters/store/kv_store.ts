@@ -7,7 +7,7 @@
  * @module
  */
 import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
-import { addAudit } from "./_kv_audit.ts";
+import { addAudit, type HeadEntry } from "./_kv_audit.ts";
 import { linkInput } from "./_input_link.ts";
 import { GroupCommitter, type KvMutations, StagedWrite } from "./_kv_batch.ts";
 import { KvGate } from "./_kv_gate.ts";
@@ -28,6 +28,7 @@ import type { FileIdentity } from "./safe_path.ts";
 import { StoreError } from "./store_error.ts";
 
 const ATTEMPTS = 200;
+const KNOWN_HEADS = 10_000;
 const META: Deno.KvKey = ["pab", "meta", "store"];
 
 /** Options of a {@linkcode KvStore}. */
@@ -65,6 +66,7 @@ export class KvStore implements PabStore {
   readonly #effects = new Map<string, KvEffects>();
   readonly #holdGrace: number;
   readonly #committer: GroupCommitter;
+  readonly #knownHeads = new Map<string, HeadEntry>();
   #stamp: string | undefined;
 
   /** Wrap an open KV; `description` names it in messages. */
@@ -368,12 +370,17 @@ export class KvStore implements PabStore {
         const operation = new StagedWrite();
         const result = await build(operation);
         if (result !== true && result !== "finished") return { result };
-        const records = await addAudit(this.#kv, operation, stream, audit);
+        const { records, head } = await addAudit(this.#kv, operation, stream, audit, this.#knownHeads.get(stream));
         // Committed with the steps other requests staged meanwhile, each still whole or not at all.
-        if (await this.#committer.commit(operation)) {
+        const versionstamp = await this.#committer.commit(operation);
+        if (versionstamp !== null) {
+          // The head this write set: the next write of this chain checks it without reading it back.
+          if (head) this.#knowHead(stream, { key: ["pab", "head", stream], value: head, versionstamp });
           appended?.(records);
           return { result };
         }
+        // Read the head again next time: another writer may have moved it.
+        this.#knownHeads.delete(stream);
         if (free && !(await free())) return { result: false as T };
         return undefined;
       });
@@ -384,6 +391,13 @@ export class KvStore implements PabStore {
       "ERR_STORE_WRITE",
       `Cannot ${what} in store "${this.description}": other writers kept changing it`,
     );
+  }
+
+  #knowHead(stream: string, entry: HeadEntry): void {
+    this.#knownHeads.delete(stream);
+    // The most recently written chains (a bounded memory; a forgotten head is read from the store).
+    if (this.#knownHeads.size >= KNOWN_HEADS) this.#knownHeads.delete(this.#knownHeads.keys().next().value!);
+    this.#knownHeads.set(stream, entry);
   }
 
   async #ledgerOf(record: ReservationRecord): Promise<string> {

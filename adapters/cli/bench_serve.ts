@@ -23,8 +23,9 @@ export const serveBench: Bench = {
 const command = defineCommand({
   name: "bench serve",
   summary: serveBench.summary,
-  description: `Start pab serve in this process and load it over HTTP: N sessions, each step
-recording a tool output (--output-chars, default 3000) and deciding a call.
+  description: `Start pab serve in this process and load it over HTTP from a worker thread (the
+client's work off the server's thread): N sessions, each step recording a tool
+output (--output-chars, default 3000) and deciding a call.
 Prints decisions per second, p50 and p99 step latency, and the split of a
 step's time (recording, decision, store, host, JSON, HTTP) measured by running
 the same steps with fewer layers. --soak M runs M minutes with sessions made

@@ -36,7 +36,7 @@ export class StagedWrite implements KvMutations {
 
   set(key: Deno.KvKey, value: unknown): this {
     this.mutations.push({ key, value, remove: false });
-    this.#touch(key, typeof value === "string" ? value.length * 3 : JSON.stringify(value)?.length ?? 8);
+    this.#touch(key, sizeOf(value));
     return this;
   }
 
@@ -60,6 +60,14 @@ export class StagedWrite implements KvMutations {
     this.keys.add(text);
     this.bytes += text.length + bytes;
   }
+}
+
+/** An upper bound of a value's stored size without copying its text (a stored text part is `{count, text}`). */
+function sizeOf(value: unknown): number {
+  if (typeof value === "string") return value.length * 3 + 8;
+  const text = (value as { text?: unknown } | null)?.text;
+  if (typeof text === "string") return text.length * 3 + 128;
+  return (JSON.stringify(value, (_, part) => typeof part === "bigint" ? String(part) : part)?.length ?? 8) * 3;
 }
 
 interface Waiting {

@@ -142,3 +142,52 @@ for (const [name, open] of IMPLEMENTATIONS) {
     }
   });
 }
+
+Deno.test("KvStore writers on two connections to one file keep one chain whole (a head written elsewhere is read again)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pab_heads_" });
+  try {
+    const first = await openStore(`${dir}/shared.kv`);
+    const second = await openStore(`${dir}/shared.kv`);
+    try {
+      await first.createSession({ id: "s", ledger: "s", created: AT }, [{ kind: "session", at: AT }]);
+      for (let i = 0; i < 6; i++) {
+        // Each writer's remembered head is stale after the other one wrote.
+        const writer = i % 3 === 0 ? second : first;
+        await Promise.all([
+          writer.appendAudit("s", { kind: "message", at: AT, i }),
+          (writer === first ? second : first).appendAuditEvents("s", [{ kind: "message", at: AT, i: -i }]),
+        ]);
+      }
+      const chain = await second.audit("s");
+      assert.equal(chain.length, 13);
+      assert.deepEqual(verifyRecords(chain), { ok: true, records: 13, streams: 1 });
+    } finally {
+      first.close();
+      second.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("KvStore fails every concurrent call on a deleted store file ERR_STORE_GONE", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pab_gone_" });
+  try {
+    const store = await openStore(`${dir}/a.kv`);
+    try {
+      await store.createSession({ id: "s", ledger: "s", created: AT });
+      await Deno.remove(`${dir}/a.kv`);
+      const results = await Promise.allSettled(
+        Array.from({ length: 20 }, (_, i) => store.appendInput("s", i, { kind: "user", text: `${i}` })),
+      );
+      for (const result of results) {
+        assert.equal(result.status, "rejected");
+        assert.equal(((result as PromiseRejectedResult).reason as StoreError).code, "ERR_STORE_GONE");
+      }
+    } finally {
+      store.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -7,7 +7,8 @@
  * @module
  */
 import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
-import { addAudit, type HeadEntry } from "./_kv_audit.ts";
+import { addAudit, KnownHeads } from "./_kv_audit.ts";
+import { dropSession } from "./_kv_drop.ts";
 import { linkInput } from "./_input_link.ts";
 import { GroupCommitter, type KvMutations, StagedWrite } from "./_kv_batch.ts";
 import { KvGate } from "./_kv_gate.ts";
@@ -28,7 +29,6 @@ import type { FileIdentity } from "./safe_path.ts";
 import { StoreError } from "./store_error.ts";
 
 const ATTEMPTS = 200;
-const KNOWN_HEADS = 10_000;
 const META: Deno.KvKey = ["pab", "meta", "store"];
 
 /** Options of a {@linkcode KvStore}. */
@@ -66,7 +66,7 @@ export class KvStore implements PabStore {
   readonly #effects = new Map<string, KvEffects>();
   readonly #holdGrace: number;
   readonly #committer: GroupCommitter;
-  readonly #knownHeads = new Map<string, HeadEntry>();
+  readonly #knownHeads = new KnownHeads(10_000);
   #stamp: string | undefined;
 
   /** Wrap an open KV; `description` names it in messages. */
@@ -248,19 +248,7 @@ export class KvStore implements PabStore {
 
   /** Drop a session's inputs, spent rulings and record (kept while it has open reservations; its audit chain, effects and open reservations stay). */
   deleteSession(id: string): Promise<void> {
-    return this.#gate.run("delete a session", async () => {
-      const open = await this.#kv.list({ prefix: ["pab", "res", id] }, { limit: 1 }).next();
-      const keys: Deno.KvKey[] = open.done ? [["pab", "session", id]] : [];
-      for (const prefix of [["pab", "in", id], ["pab", "spent", id]]) {
-        for await (const entry of this.#kv.list({ prefix }, { batchSize: 500 })) keys.push(entry.key);
-      }
-      // Deleting is safe to repeat: in commits of at most 500 mutations (Deno KV's limit is 1,000).
-      for (let first = 0; first < keys.length; first += 500) {
-        const operation = this.#kv.atomic();
-        for (const key of keys.slice(first, first + 500)) operation.delete(key);
-        await operation.commit();
-      }
-    });
+    return this.#gate.run("delete a session", () => dropSession(this.#kv, id));
   }
 
   /** The records of one chain, or of every chain (every chain that has records, headed or not), in order. */
@@ -375,7 +363,7 @@ export class KvStore implements PabStore {
         const versionstamp = await this.#committer.commit(operation);
         if (versionstamp !== null) {
           // The head this write set: the next write of this chain checks it without reading it back.
-          if (head) this.#knowHead(stream, { key: ["pab", "head", stream], value: head, versionstamp });
+          if (head) this.#knownHeads.set(stream, { key: ["pab", "head", stream], value: head, versionstamp });
           appended?.(records);
           return { result };
         }
@@ -391,13 +379,6 @@ export class KvStore implements PabStore {
       "ERR_STORE_WRITE",
       `Cannot ${what} in store "${this.description}": other writers kept changing it`,
     );
-  }
-
-  #knowHead(stream: string, entry: HeadEntry): void {
-    this.#knownHeads.delete(stream);
-    // The most recently written chains (a bounded memory; a forgotten head is read from the store).
-    if (this.#knownHeads.size >= KNOWN_HEADS) this.#knownHeads.delete(this.#knownHeads.keys().next().value!);
-    this.#knownHeads.set(stream, entry);
   }
 
   async #ledgerOf(record: ReservationRecord): Promise<string> {

@@ -177,12 +177,19 @@ Deno.test("KvStore fails every concurrent call on a deleted store file ERR_STORE
     try {
       await store.createSession({ id: "s", ledger: "s", created: AT });
       await Deno.remove(`${dir}/a.kv`);
+      // Writes and reads at once share looks at the file; each fails in its own words.
       const results = await Promise.allSettled(
-        Array.from({ length: 20 }, (_, i) => store.appendInput("s", i, { kind: "user", text: `${i}` })),
+        Array.from(
+          { length: 20 },
+          (_, i) => i % 2 ? store.appendInput("s", i, { kind: "user", text: `${i}` }) : store.inputs("s", 0),
+        ),
       );
-      for (const result of results) {
+      for (const [i, result] of results.entries()) {
         assert.equal(result.status, "rejected");
-        assert.equal(((result as PromiseRejectedResult).reason as StoreError).code, "ERR_STORE_GONE");
+        const error = (result as PromiseRejectedResult).reason as StoreError;
+        assert.equal(error.code, "ERR_STORE_GONE");
+        assert.match(error.message, i % 2 ? /^Cannot append an input in store / : /^Cannot read inputs in store /);
+        assert.match(error.message, /was deleted while pab had it open/);
       }
     } finally {
       store.close();

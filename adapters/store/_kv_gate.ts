@@ -44,8 +44,8 @@ export class KvGate {
   readonly #description: string;
   readonly #options: KvGateOptions;
   #closed = false;
-  #look: Promise<void> | undefined;
-  #nextLook: Promise<void> | undefined;
+  #look: Promise<Deno.FileInfo | { readonly failure: unknown }> | undefined;
+  #waitingLook: Promise<Deno.FileInfo | { readonly failure: unknown }> | undefined;
 
   constructor(description: string, options: KvGateOptions) {
     this.#description = description;
@@ -99,13 +99,23 @@ export class KvGate {
 
   /** Fail with `ERR_STORE_GONE` if the file at the path is not the one opened. */
   async checkIdentity(what: string): Promise<void> {
+    this.#judgeIdentity(what, await this.#lookAtFile());
+  }
+
+  /** The file at the path now (or why it cannot be seen); never rejects. */
+  async #lookAtFile(): Promise<Deno.FileInfo | { readonly failure: unknown }> {
+    try {
+      return await Deno.lstat(this.#options.identity!.path);
+    } catch (failure) {
+      return { failure };
+    }
+  }
+
+  #judgeIdentity(what: string, look: Deno.FileInfo | { readonly failure: unknown }): void {
     const identity = this.#options.identity;
     if (!identity) return;
-    let info: Deno.FileInfo;
-    try {
-      info = await Deno.lstat(identity.path);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) {
+    if ("failure" in look) {
+      if (look.failure instanceof Deno.errors.NotFound) {
         throw this.#error(
           "ERR_STORE_GONE",
           what,
@@ -113,10 +123,10 @@ export class KvGate {
           "restore it from a backup, or restart pab to start a new store",
         );
       }
-      throw this.fault(what, error);
+      throw this.fault(what, look.failure);
     }
-    const moved = identity.ino !== null && (info.dev !== identity.dev || info.ino !== identity.ino);
-    if (info.isSymlink || moved) {
+    const moved = identity.ino !== null && (look.dev !== identity.dev || look.ino !== identity.ino);
+    if (look.isSymlink || moved) {
       throw this.#error(
         "ERR_STORE_GONE",
         what,
@@ -170,23 +180,24 @@ export class KvGate {
   }
 
   /**
-   * A check of the file's identity that starts no earlier than now. Concurrent calls share one: while a look is
-   * under way, the calls made meanwhile wait for the next one, which starts when it ends (so at most one look is
-   * under way and one waits, however many calls there are).
+   * A check of the file's identity, for the call `what`, by a look that starts no earlier than now. Concurrent calls
+   * share looks: while one is under way, the calls made meanwhile wait for the next one, which starts when it ends
+   * (so at most one look is under way and one waits, however many calls there are); each call judges it in its own
+   * words.
    */
-  #identityAfterNow(what: string): Promise<void> {
-    if (!this.#options.identity) return Promise.resolve();
-    if (this.#nextLook) return this.#nextLook;
-    if (!this.#look) {
-      this.#look = this.checkIdentity(what).finally(() => this.#look = undefined);
-      return this.#look;
-    }
-    const next = this.#look.catch(() => {}).then(() => {
-      this.#nextLook = undefined;
-      return this.#look = this.checkIdentity(what).finally(() => this.#look = undefined);
+  async #identityAfterNow(what: string): Promise<void> {
+    if (!this.#options.identity) return;
+    this.#judgeIdentity(what, await this.#nextLookAtFile());
+  }
+
+  #nextLookAtFile(): Promise<Deno.FileInfo | { readonly failure: unknown }> {
+    const start = () => this.#look = this.#lookAtFile().finally(() => this.#look = undefined);
+    if (this.#waitingLook) return this.#waitingLook;
+    if (!this.#look) return start();
+    return this.#waitingLook = this.#look.then(() => {
+      this.#waitingLook = undefined;
+      return start();
     });
-    this.#nextLook = next;
-    return next;
   }
 
   #error(code: StoreErrorCode, what: string, why: string, fix: string, cause?: unknown): StoreError {

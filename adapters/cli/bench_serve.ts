@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { benchPolicy, loadServerInWorker, type ServeLoadResult, splitStep } from "./serve_load.ts";
+import { benchPolicy, loadServer, type ServeLoadResult, splitStep } from "./serve_load.ts";
 import { SessionHost, startServer } from "../serve/mod.ts";
 import { openStore } from "../store/mod.ts";
 import type { Bench } from "./bench.ts";
@@ -23,9 +23,8 @@ export const serveBench: Bench = {
 const command = defineCommand({
   name: "bench serve",
   summary: serveBench.summary,
-  description: `Start pab serve in this process and load it over HTTP from a worker thread (the
-client's work off the server's thread): N sessions, each step recording a tool
-output (--output-chars, default 3000) and deciding a call.
+  description: `Start pab serve in this process and load it over HTTP: N sessions, each step
+recording a tool output (--output-chars, default 3000) and deciding a call.
 Prints decisions per second, p50 and p99 step latency, and the split of a
 step's time (recording, decision, store, host, JSON, HTTP) measured by running
 the same steps with fewer layers. --soak M runs M minutes with sessions made
@@ -52,7 +51,7 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
   const figures: Record<string, unknown> = { schemaVersion: 1, store: where, outputChars: chars };
   const say = (line: string) => input.flag("json") ? Promise.resolve() : io.stdout.write(`${line}\n`);
   const cpuBefore = process.cpuUsage();
-  const load = await withServer(where, (url) => loadServerInWorker(url, { sessions, seconds, outputChars: chars }));
+  const load = await withServer(where, (url) => loadServer(url, { sessions, seconds, outputChars: chars }));
   const cpu = process.cpuUsage(cpuBefore);
   // CPU time per decision: on a busy machine, wall time also counts the time other processes had the cores.
   const cpuUsPerDecision = Math.round((cpu.user + cpu.system) / Math.max(1, load.decisions));
@@ -73,7 +72,7 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
     const samples: { s: number; rssMiB: number; decisions: number }[] = [];
     const start = performance.now();
     const result = await withServer(where, (url) =>
-      loadServerInWorker(url, {
+      loadServer(url, {
         sessions,
         seconds: soak * 60,
         outputChars: chars,
@@ -99,7 +98,7 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
     for (const live of [10, 1000, 5000]) {
       const result = await withServer(
         where,
-        (url) => loadServerInWorker(url, { sessions: live, clients: 10, seconds, outputChars: chars }),
+        (url) => loadServer(url, { sessions: live, clients: 10, seconds, outputChars: chars }),
       );
       scale.push(result);
       await say(`${live} live sessions, 10 clients: ${line(result)}`);

@@ -159,35 +159,6 @@ export async function loadServer(base: string, load: ServeLoad = {}): Promise<Se
   return summary(sessions, latencies, (performance.now() - started) / 1000);
 }
 
-/**
- * {@linkcode loadServer} from a worker thread, so the client's own work does
- * not take the server's thread (a real client runs in its own process); in
- * this thread when workers cannot start here.
- */
-export function loadServerInWorker(base: string, load: ServeLoad = {}): Promise<ServeLoadResult> {
-  let worker: Worker;
-  try {
-    worker = new Worker(new URL("./serve_load_worker.ts", import.meta.url).href, { type: "module" });
-  } catch {
-    return loadServer(base, load);
-  }
-  const { onTick, ...plain } = load;
-  return new Promise<ServeLoadResult>((resolve, reject) => {
-    worker.onmessage = (event: MessageEvent<{ tick?: number; result?: ServeLoadResult; error?: string }>) => {
-      if (event.data.tick !== undefined) return onTick?.(event.data.tick);
-      worker.terminate();
-      if (event.data.result) resolve(event.data.result);
-      else reject(new Error(event.data.error ?? "The load worker stopped"));
-    };
-    worker.onerror = (event) => {
-      event.preventDefault();
-      worker.terminate();
-      reject(new Error(`The load worker failed: ${event.message}`));
-    };
-    worker.postMessage({ base, load: plain });
-  });
-}
-
 /** Where one step's time goes, in microseconds per step, from runs with fewer layers. */
 export interface ServeSplit {
   /** The guard recording the output (engine). */

@@ -26,7 +26,7 @@ const command = defineCommand({
   description: `Start pab serve in this process and load it over HTTP: N sessions, each step
 recording a tool output (--output-chars, default 3000) and deciding a call.
 Prints decisions per second, p50 and p99 step latency, and the split of a
-step's time (recording, decision, store, host, JSON, HTTP) measured by running
+step's time (recording, decision, store and the audit hashing within it, host, JSON, HTTP) measured by running
 the same steps with fewer layers. --soak M runs M minutes with sessions made
 and deleted every 20 steps and samples RSS; --scale runs 10, 1,000 and 5,000
 live sessions with 10 clients.`,
@@ -64,7 +64,8 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
   const split = await withStore(where, (store) => splitStep(store, cpuUsPerDecision, chars));
   figures.splitUsPerStep = split;
   await say(
-    `split per step (us): recording ${split.recordingUs}, decision ${split.decisionUs}, store ${split.storeUs}, ` +
+    `split per step (us): recording ${split.recordingUs}, decision ${split.decisionUs}, store ${split.storeUs} ` +
+      `(audit hashing ${split.auditHashUs}), ` +
       `host ${split.hostUs}, JSON ${split.jsonUs}, HTTP and client ${split.httpUs}`,
   );
   const soak = input.integer("soak-minutes");

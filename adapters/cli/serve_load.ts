@@ -12,6 +12,7 @@ import { Guard, type Policy } from "../../guard/mod.ts";
 import { parsePolicy } from "../../guard/policy/text/mod.ts";
 import { SESSION_TOKEN_HEADER, SessionHost } from "../serve/mod.ts";
 import type { PabStore } from "../store/mod.ts";
+import { type AuditRecord, linkRecord } from "../audit/mod.ts";
 
 /** How much load to put on the server. */
 export interface ServeLoad {
@@ -165,8 +166,10 @@ export interface ServeSplit {
   readonly recordingUs: number;
   /** The guard deciding the call (engine). */
   readonly decisionUs: number;
-  /** Time inside store calls (appending inputs and audit records, reading back). */
+  /** Time inside store calls (appending inputs and audit records, reading back), the audit hashing included. */
   readonly storeUs: number;
+  /** Of the store's time, linking the audit records: canonical JSON and SHA-256 of each (they hold the outputs). */
+  readonly auditHashUs: number;
   /** The session host's own work: the audit chain's hashing, replay bookkeeping, locks. */
   readonly hostUs: number;
   /** Parsing the request bodies and writing the answers as JSON. */
@@ -207,6 +210,11 @@ export async function splitStep(store: PabStore, overallUs: number, chars = 3000
     await host.decide(id, { tool: "send_email", args: { to: `carol1.${step % 7}@corp.example` } });
   }
   const hosted = performance.now() - start;
+  // The audit chain's hashing, alone: link the chain's events again.
+  const chain = await store.audit(id);
+  const hashStart = performance.now();
+  chain.reduce<AuditRecord | undefined>((head, record) => linkRecord(id, head, record.event), undefined);
+  const auditHash = performance.now() - hashStart;
   // JSON both ways, for the same bodies.
   const decided = {
     decision: guard.decide("send_email", { to: "user0@corp.example" }),
@@ -228,6 +236,7 @@ export async function splitStep(store: PabStore, overallUs: number, chars = 3000
     recordingUs: per(recording),
     decisionUs: per(decision),
     storeUs,
+    auditHashUs: per(auditHash),
     hostUs,
     jsonUs,
     httpUs: Math.max(0, Math.round(overallUs) - per(hosted) - jsonUs),

@@ -127,11 +127,10 @@ export class HostedSession {
 
   /** Apply the inputs other processes appended, and read the committed effects again. */
   async sync(): Promise<void> {
-    const inputs = await this.#store.inputs(this.record.id, this.#applied);
+    // Both reads at once; the guard judges against this snapshot of the effects (its effect store is the store's ledger).
+    const [inputs] = await Promise.all([this.#store.inputs(this.record.id, this.#applied), this.effects.refresh()]);
     this.#replay(inputs);
     this.#applied += inputs.length;
-    // The guard judges against this snapshot (its effect store is the store's ledger).
-    await this.effects.refresh();
     this.#synced = true;
   }
 

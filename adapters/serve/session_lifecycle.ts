@@ -28,11 +28,6 @@ export interface Lifecycle {
   events(id: string, event: Omit<AuditEvent, "at">): AuditEvent[];
 }
 
-/** A store that can drop a session's recorded inputs (its audit chain stays). */
-interface SessionDeletion {
-  deleteSession(id: string): Promise<unknown>;
-}
-
 /** Make a session under the cap (429 `ERR_SESSION_LIMIT` past it) and return its id. */
 export async function createSession(
   life: Lifecycle,
@@ -72,17 +67,15 @@ export function expireIdle(life: Lifecycle): void {
       continue;
     }
     life.live.end(id, "expired");
-    Promise.all(
-      life.events(id, { kind: "session", ended: "expired" }).map((event) => life.store.appendAudit(id, event)),
-    )
+    life.store.appendAuditEvents(id, life.events(id, { kind: "session", ended: "expired" }))
       .then(() => dropInputs(life.store, id))
       .catch(() => {});
   }
 }
 
-/** Drop a session's recorded inputs from the store, when the store can. */
+/** Drop a session's recorded inputs from the store (its audit chain stays). */
 export async function dropInputs(store: PabStore, id: string): Promise<void> {
-  await (store as Partial<SessionDeletion>).deleteSession?.(id);
+  await store.deleteSession(id);
 }
 
 /** Throw 413 `ERR_SESSION_FULL` when `chars` more characters would take the session past `limit`. */

@@ -1,20 +1,26 @@
 import { type AuditEvent, type AuditRecord, linkRecord } from "../audit/mod.ts";
 import { setText } from "./_kv_text.ts";
+import type { KvMutations } from "./_kv_batch.ts";
+
+/** A chain's head as stored: its seq and hash, under the versionstamp of the write that set it. */
+export type HeadEntry = Deno.KvEntryMaybe<{ seq: number; hash: string }>;
 
 /**
- * Chain `events` after the current head of `stream` in an atomic operation:
- * the head is checked, so the operation fails if another writer moved it.
- * Returns the records the operation writes.
+ * Chain `events` after the head of `stream` in an atomic operation: `known`
+ * (the head this process last wrote) or else the stored one. The head is
+ * checked, so the operation fails if another writer moved it. Returns the
+ * records the operation writes and the head it sets.
  */
 export async function addAudit(
   kv: Deno.Kv,
-  operation: Deno.AtomicOperation,
+  operation: KvMutations,
   stream: string,
   events: readonly AuditEvent[],
-): Promise<AuditRecord[]> {
-  if (!events.length) return [];
+  known?: HeadEntry,
+): Promise<{ records: AuditRecord[]; head?: { seq: number; hash: string } }> {
+  if (!events.length) return { records: [] };
   const headKey = ["pab", "head", stream];
-  const head = await kv.get<{ seq: number; hash: string }>(headKey);
+  const head = known ?? await kv.get<{ seq: number; hash: string }>(headKey);
   operation.check(head);
   const records: AuditRecord[] = [];
   let last: Pick<AuditRecord, "seq" | "hash"> | undefined = head.value ?? undefined;
@@ -24,6 +30,31 @@ export async function addAudit(
     records.push(record);
     last = record;
   }
-  operation.set(headKey, { seq: last!.seq, hash: last!.hash });
-  return records;
+  const value = { seq: last!.seq, hash: last!.hash };
+  operation.set(headKey, value);
+  return { records, head: value };
+}
+
+/** The heads this process last wrote, of the most recently written chains (a forgotten head is read from the store). */
+export class KnownHeads {
+  readonly #limit: number;
+  readonly #heads = new Map<string, HeadEntry>();
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  get(stream: string): HeadEntry | undefined {
+    return this.#heads.get(stream);
+  }
+
+  set(stream: string, entry: HeadEntry): void {
+    this.#heads.delete(stream);
+    if (this.#heads.size >= this.#limit) this.#heads.delete(this.#heads.keys().next().value!);
+    this.#heads.set(stream, entry);
+  }
+
+  delete(stream: string): void {
+    this.#heads.delete(stream);
+  }
 }

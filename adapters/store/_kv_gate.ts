@@ -44,6 +44,8 @@ export class KvGate {
   readonly #description: string;
   readonly #options: KvGateOptions;
   #closed = false;
+  #look: Promise<Deno.FileInfo | { readonly failure: unknown }> | undefined;
+  #waitingLook: Promise<Deno.FileInfo | { readonly failure: unknown }> | undefined;
 
   constructor(description: string, options: KvGateOptions) {
     this.#description = description;
@@ -97,13 +99,23 @@ export class KvGate {
 
   /** Fail with `ERR_STORE_GONE` if the file at the path is not the one opened. */
   async checkIdentity(what: string): Promise<void> {
+    this.#judgeIdentity(what, await this.#lookAtFile());
+  }
+
+  /** The file at the path now (or why it cannot be seen); never rejects. */
+  async #lookAtFile(): Promise<Deno.FileInfo | { readonly failure: unknown }> {
+    try {
+      return await Deno.lstat(this.#options.identity!.path);
+    } catch (failure) {
+      return { failure };
+    }
+  }
+
+  #judgeIdentity(what: string, look: Deno.FileInfo | { readonly failure: unknown }): void {
     const identity = this.#options.identity;
     if (!identity) return;
-    let info: Deno.FileInfo;
-    try {
-      info = await Deno.lstat(identity.path);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) {
+    if ("failure" in look) {
+      if (look.failure instanceof Deno.errors.NotFound) {
         throw this.#error(
           "ERR_STORE_GONE",
           what,
@@ -111,10 +123,10 @@ export class KvGate {
           "restore it from a backup, or restart pab to start a new store",
         );
       }
-      throw this.fault(what, error);
+      throw this.fault(what, look.failure);
     }
-    const moved = identity.ino !== null && (info.dev !== identity.dev || info.ino !== identity.ino);
-    if (info.isSymlink || moved) {
+    const moved = identity.ino !== null && (look.dev !== identity.dev || look.ino !== identity.ino);
+    if (look.isSymlink || moved) {
       throw this.#error(
         "ERR_STORE_GONE",
         what,
@@ -148,15 +160,44 @@ export class KvGate {
   }
 
   async #attempts<T>(what: string, task: () => Promise<T>, expired: () => boolean): Promise<T> {
-    await this.checkIdentity(what);
+    // The file's identity is checked beside the call, by a look that starts after the call was made: a call on a
+    // deleted or replaced file fails ERR_STORE_GONE (its write went nowhere) whichever finishes first.
+    const checked = this.#identityAfterNow(what);
+    checked.catch(() => {});
+    let result: T;
     for (let attempt = 0;; attempt++) {
       try {
-        return await task();
+        result = await task();
+        break;
       } catch (error) {
+        await checked;
         if (expired() || !(error instanceof Error) || !BUSY.test(error.message)) throw this.fault(what, error);
         await backoff(attempt);
       }
     }
+    await checked;
+    return result;
+  }
+
+  /**
+   * A check of the file's identity, for the call `what`, by a look that starts no earlier than now. Concurrent calls
+   * share looks: while one is under way, the calls made meanwhile wait for the next one, which starts when it ends
+   * (so at most one look is under way and one waits, however many calls there are); each call judges it in its own
+   * words.
+   */
+  async #identityAfterNow(what: string): Promise<void> {
+    if (!this.#options.identity) return;
+    this.#judgeIdentity(what, await this.#nextLookAtFile());
+  }
+
+  #nextLookAtFile(): Promise<Deno.FileInfo | { readonly failure: unknown }> {
+    const start = () => this.#look = this.#lookAtFile().finally(() => this.#look = undefined);
+    if (this.#waitingLook) return this.#waitingLook;
+    if (!this.#look) return start();
+    return this.#waitingLook = this.#look.then(() => {
+      this.#waitingLook = undefined;
+      return start();
+    });
   }
 
   #error(code: StoreErrorCode, what: string, why: string, fix: string, cause?: unknown): StoreError {

@@ -1,4 +1,5 @@
 import { sha256Hex } from "../../core/mod.ts";
+import type { KvMutations } from "./_kv_batch.ts";
 
 // Large JSON texts in Deno KV: a value may hold at most 64 KiB, so a text is
 // kept in parts of at most PART UTF-16 units (at most 60 KB serialised) under
@@ -27,7 +28,7 @@ export interface TextPart {
 /** Add `text` under `key` to an atomic operation (it must not be returned from an async function: Deno's operation is a thenable that throws) (a large text goes to a blob first, outside the operation). */
 export async function setText(
   kv: Deno.Kv,
-  operation: Deno.AtomicOperation,
+  operation: KvMutations,
   key: Deno.KvKey,
   text: string,
 ): Promise<void> {

@@ -7,8 +7,10 @@
  * @module
  */
 import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
-import { addAudit } from "./_kv_audit.ts";
+import { addAudit, KnownHeads } from "./_kv_audit.ts";
+import { dropSession } from "./_kv_drop.ts";
 import { linkInput } from "./_input_link.ts";
+import { GroupCommitter, type KvMutations, StagedWrite } from "./_kv_batch.ts";
 import { KvGate } from "./_kv_gate.ts";
 import { backoff, getAll, listTexts, partText, setText, type TextPart } from "./_kv_text.ts";
 import { type EffectEntry, effectKey, holdKey, KvEffects, releaseStaleHolds } from "./kv_effects.ts";
@@ -63,6 +65,8 @@ export class KvStore implements PabStore {
   readonly #gate: KvGate;
   readonly #effects = new Map<string, KvEffects>();
   readonly #holdGrace: number;
+  readonly #committer: GroupCommitter;
+  readonly #knownHeads = new KnownHeads(10_000);
   #stamp: string | undefined;
 
   /** Wrap an open KV; `description` names it in messages. */
@@ -75,6 +79,7 @@ export class KvStore implements PabStore {
       ...(options.identity ? { identity: options.identity } : {}),
     });
     this.#holdGrace = options.holdGrace ?? 600_000;
+    this.#committer = new GroupCommitter(kv);
   }
 
   /** Save a new session and its first audit events in one write; false if the id is taken. */
@@ -221,18 +226,29 @@ export class KvStore implements PabStore {
 
   /** Append an event after the chain's current head, retrying while other writers move the head. */
   async appendAudit(stream: string, event: AuditEvent): Promise<AuditRecord> {
+    return (await this.appendAuditEvents(stream, [event]))[0];
+  }
+
+  /** Append events after the chain's current head in one write, retrying while other writers move the head. */
+  async appendAuditEvents(stream: string, events: readonly AuditEvent[]): Promise<AuditRecord[]> {
+    if (!events.length) return [];
     let appended: AuditRecord[] = [];
     await this.#write(
       "append to the audit chain",
       stream,
-      [event],
+      events,
       () => Promise.resolve(true),
       undefined,
       (records) => {
         appended = records;
       },
     );
-    return appended[0];
+    return appended;
+  }
+
+  /** Drop a session's inputs, spent rulings and record (kept while it has open reservations; its audit chain, effects and open reservations stay). */
+  deleteSession(id: string): Promise<void> {
+    return this.#gate.run("delete a session", () => dropSession(this.#kv, id));
   }
 
   /** The records of one chain, or of every chain (every chain that has records, headed or not), in order. */
@@ -333,20 +349,26 @@ export class KvStore implements PabStore {
     what: string,
     stream: string,
     audit: readonly AuditEvent[],
-    build: (operation: Deno.AtomicOperation) => Promise<T>,
+    build: (operation: KvMutations) => Promise<T>,
     free?: () => Promise<boolean>,
     appended?: (records: AuditRecord[]) => void,
   ): Promise<T> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const outcome = await this.#gate.run(what, async () => {
-        const operation = this.#kv.atomic();
+        const operation = new StagedWrite();
         const result = await build(operation);
         if (result !== true && result !== "finished") return { result };
-        const records = await addAudit(this.#kv, operation, stream, audit);
-        if ((await operation.commit()).ok) {
+        const { records, head } = await addAudit(this.#kv, operation, stream, audit, this.#knownHeads.get(stream));
+        // Committed with the steps other requests staged meanwhile, each still whole or not at all.
+        const versionstamp = await this.#committer.commit(operation);
+        if (versionstamp !== null) {
+          // The head this write set: the next write of this chain checks it without reading it back.
+          if (head) this.#knownHeads.set(stream, { key: ["pab", "head", stream], value: head, versionstamp });
           appended?.(records);
           return { result };
         }
+        // Read the head again next time: another writer may have moved it.
+        this.#knownHeads.delete(stream);
         if (free && !(await free())) return { result: false as T };
         return undefined;
       });

@@ -92,9 +92,12 @@ export class MemoryStore implements PabStore {
   readonly #sessions = new Map<string, string>();
   readonly #inputs = new Map<string, string[]>();
   readonly #effects = new Map<string, MemoryEffects>();
-  readonly #reservations = new Map<string, string>();
-  readonly #spent = new Set<string>();
-  readonly #audit = new Map<string, AuditRecord[]>();
+  /** Open reservations (as JSON), by session, then by id. */
+  readonly #reservations = new Map<string, Map<string, string>>();
+  /** Spent rulings, by session. */
+  readonly #spent = new Map<string, Set<string>>();
+  /** Each chain: its head, and its records as JSON (a third of the memory of the parsed records). */
+  readonly #audit = new Map<string, { head: { seq: number; hash: string }; records: string[] }>();
 
   /** Save a new session and its first audit events; false if the id is taken. */
   createSession(record: SessionRecord, audit: readonly AuditEvent[] = []): Promise<boolean> {
@@ -129,7 +132,8 @@ export class MemoryStore implements PabStore {
 
   /** The inputs of a session from `from` on. */
   inputs(session: string, from: number): Promise<SessionInput[]> {
-    return Promise.resolve((this.#inputs.get(session) ?? []).slice(from).map((text) => JSON.parse(text)));
+    const inputs = this.#inputs.get(session) ?? [];
+    return Promise.resolve(from >= inputs.length ? [] : inputs.slice(from).map((text) => JSON.parse(text)));
   }
 
   /** The effects of a ledger. */
@@ -144,35 +148,37 @@ export class MemoryStore implements PabStore {
     record: ReservationRecord,
     options: { readonly spend?: readonly string[]; readonly audit?: readonly AuditEvent[] } = {},
   ): Promise<boolean> {
-    const spend = [...new Set(options.spend ?? [])].map((id) => `${record.session}\u0000${id}`);
-    if (spend.some((key) => this.#spent.has(key))) return Promise.resolve(false);
-    for (const key of spend) this.#spent.add(key);
-    this.#reservations.set(`${record.session}\u0000${record.id}`, JSON.stringify(record));
+    const spend = [...new Set(options.spend ?? [])];
+    const spent = this.#spent.get(record.session);
+    if (spend.some((id) => spent?.has(id))) return Promise.resolve(false);
+    for (const id of spend) this.#spendOnce(record.session, id);
+    let open = this.#reservations.get(record.session);
+    if (!open) this.#reservations.set(record.session, open = new Map());
+    open.set(record.id, JSON.stringify(record));
     this.#chain(record.session, options.audit ?? []);
     return Promise.resolve(true);
   }
 
   /** An unfinished reservation, or undefined. */
   reservation(session: string, id: string): Promise<ReservationRecord | undefined> {
-    const text = this.#reservations.get(`${session}\u0000${id}`);
+    const text = this.#reservations.get(session)?.get(id);
     return Promise.resolve(text === undefined ? undefined : JSON.parse(text));
   }
 
   /** Every unfinished reservation of a session. */
   openReservations(session: string): Promise<ReservationRecord[]> {
-    const prefix = `${session}\u0000`;
-    return Promise.resolve(
-      [...this.#reservations].filter(([key]) => key.startsWith(prefix)).map(([, text]) => JSON.parse(text)),
-    );
+    return Promise.resolve([...this.#reservations.get(session)?.values() ?? []].map((text) => JSON.parse(text)));
   }
 
   /** Finish a reservation: keys committed or released, output and audit events appended. */
   finishReservation(session: string, id: string, finish: ReservationFinish): Promise<FinishResult> {
-    const text = this.#reservations.get(`${session}\u0000${id}`);
-    if (text === undefined) return Promise.resolve("unknown");
+    const open = this.#reservations.get(session);
+    const text = open?.get(id);
+    if (open === undefined || text === undefined) return Promise.resolve("unknown");
     if (finish.input && finish.input.seq !== (this.#inputs.get(session) ?? []).length) return Promise.resolve("moved");
     const record = JSON.parse(text) as ReservationRecord;
-    this.#reservations.delete(`${session}\u0000${id}`);
+    open.delete(id);
+    if (!open.size) this.#reservations.delete(session);
     const sessionText = this.#sessions.get(session);
     const effects = this.effects(sessionText === undefined ? session : JSON.parse(sessionText).ledger);
     if (finish.outcome === "commit") {
@@ -181,7 +187,9 @@ export class MemoryStore implements PabStore {
     }
     effects.release(record.keys, record.holder);
     if (finish.input) {
-      this.#inputs.set(session, [...this.#inputs.get(session) ?? [], JSON.stringify(finish.input.input)]);
+      const inputs = this.#inputs.get(session) ?? [];
+      inputs.push(JSON.stringify(finish.input.input));
+      this.#inputs.set(session, inputs);
     }
     this.#chain(session, finish.input ? linkInput(finish.audit ?? [], finish.input.seq) : finish.audit ?? []);
     return Promise.resolve("finished");
@@ -189,10 +197,7 @@ export class MemoryStore implements PabStore {
 
   /** Spend a ruling; false if it was already spent. */
   spendRuling(session: string, id: string): Promise<boolean> {
-    const key = `${session}\u0000${id}`;
-    if (this.#spent.has(key)) return Promise.resolve(false);
-    this.#spent.add(key);
-    return Promise.resolve(true);
+    return Promise.resolve(this.#spendOnce(session, id));
   }
 
   /** Append an event to a chain. */
@@ -200,17 +205,29 @@ export class MemoryStore implements PabStore {
     return Promise.resolve(this.#chain(stream, [event])[0]);
   }
 
+  /** Append events to a chain at once. */
+  appendAuditEvents(stream: string, events: readonly AuditEvent[]): Promise<AuditRecord[]> {
+    return Promise.resolve(this.#chain(stream, events));
+  }
+
+  /** Drop a session's inputs, spent rulings and record (kept while it has open reservations; its audit chain, effects and open reservations stay). */
+  deleteSession(id: string): Promise<void> {
+    this.#inputs.delete(id);
+    this.#spent.delete(id);
+    // Its ledger's effects stay: other sessions may share the ledger, and its `once` effects stay spent.
+    if (!this.#reservations.has(id)) this.#sessions.delete(id);
+    return Promise.resolve();
+  }
+
   /** The records of one chain, or of every chain (in the order the chains were started). */
   audit(stream?: string): Promise<AuditRecord[]> {
-    const chains = stream === undefined ? [...this.#audit.values()] : [this.#audit.get(stream) ?? []];
-    return Promise.resolve(chains.flat().map((record) => JSON.parse(JSON.stringify(record))));
+    const chains = stream === undefined ? [...this.#audit.values()] : [this.#audit.get(stream)];
+    return Promise.resolve(chains.flatMap((chain) => chain?.records.map((text) => JSON.parse(text)) ?? []));
   }
 
   /** The head of each chain. */
   heads(): Promise<Map<string, { readonly seq: number; readonly hash: string }>> {
-    const heads = new Map<string, { seq: number; hash: string }>();
-    for (const [stream, chain] of this.#audit) if (chain.length) heads.set(stream, chain.at(-1)!);
-    return Promise.resolve(new Map([...heads].map(([stream, { seq, hash }]) => [stream, { seq, hash }])));
+    return Promise.resolve(new Map([...this.#audit].map(([stream, { head }]) => [stream, { ...head }])));
   }
 
   /** Always healthy: this process holds the only copy. */
@@ -218,15 +235,31 @@ export class MemoryStore implements PabStore {
     return Promise.resolve({ ok: true, description: this.description, latencyMs: 0 });
   }
 
+  #spendOnce(session: string, id: string): boolean {
+    let spent = this.#spent.get(session);
+    if (!spent) this.#spent.set(session, spent = new Set());
+    if (spent.has(id)) return false;
+    spent.add(id);
+    return true;
+  }
+
   #chain(stream: string, events: readonly AuditEvent[]): AuditRecord[] {
-    const chain = this.#audit.get(stream) ?? [];
+    if (!events.length) return [];
+    const chain = this.#audit.get(stream);
+    let head: Pick<AuditRecord, "seq" | "hash"> | undefined = chain?.head;
+    const texts: string[] = [];
     const records: AuditRecord[] = [];
     for (const event of events) {
-      const record = linkRecord(stream, chain.at(-1), event);
-      chain.push(record);
+      const record = linkRecord(stream, head, event);
+      texts.push(JSON.stringify(record));
       records.push(record);
+      head = record;
     }
-    if (chain.length) this.#audit.set(stream, chain);
+    const last = { seq: head!.seq, hash: head!.hash };
+    if (chain) {
+      chain.records.push(...texts);
+      chain.head = last;
+    } else this.#audit.set(stream, { head: last, records: texts });
     return records;
   }
 

@@ -178,6 +178,14 @@ export interface PabStore {
   spendRuling(session: string, id: string): Promise<boolean>;
   /** Append an event to a chain (atomically after its current head) and return the record. */
   appendAudit(stream: string, event: AuditEvent): Promise<AuditRecord>;
+  /** Append events to a chain in one write (atomically after its current head) and return the records. */
+  appendAuditEvents(stream: string, events: readonly AuditEvent[]): Promise<AuditRecord[]>;
+  /**
+   * Drop what a deleted or expired session recorded: its inputs, its spent rulings, and its record unless it has
+   * open reservations. Its audit chain stays (evidence), and so do its ledger's effects and its open reservations
+   * (their keys stay held: an effect whose call may have run is never given back).
+   */
+  deleteSession(id: string): Promise<void>;
   /** Every record of one chain, or of every chain when `stream` is undefined, in order. */
   audit(stream?: string): Promise<AuditRecord[]>;
   /** The head each chain's writer recorded (`seq` and `hash` of its last record), by chain. */

@@ -3,8 +3,8 @@
  * message that says what to fix, before they start anything.
  */
 import assert from "node:assert/strict";
-import { memoryIo } from "../adapters/cli/memory_io.ts";
-import { runCli } from "../adapters/cli/run_cli.ts";
+import { memoryIo } from "../adapters/cli/io/memory_io.ts";
+import { runCli } from "../adapters/cli/shell/run_cli.ts";
 import { parsePolicy } from "../guard/policy/text/mod.ts";
 import { SessionHost, startServer } from "../adapters/serve/mod.ts";
 import { openStore } from "../adapters/store/mod.ts";

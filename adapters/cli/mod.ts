@@ -26,7 +26,8 @@
  *
  * @module
  */
-export { type Bench, benchCommand, BENCHES, runBench } from "./commands/bench.ts";
+export type { Bench } from "./bench/benchmark.ts";
+export { benchCommand, BENCHES, runBench } from "./commands/bench.ts";
 export {
   DependencyError,
   EncodingError,

@@ -23,7 +23,7 @@ import {
 } from "../../agentdojo/mod.ts";
 import { renderBenchReport } from "../../html/mod.ts";
 import { benchReportInput } from "./agentdojo_report.ts";
-import type { Bench } from "../commands/bench.ts";
+import type { Bench } from "./benchmark.ts";
 import { IoError, UsageError } from "../shell/cli_error.ts";
 import { defineCommand } from "../shell/define_command.ts";
 import { fileProblem, type Io } from "../io/io.ts";

@@ -11,7 +11,7 @@ import {
   officeBenchJson,
   runOfficeBench,
 } from "../../office/mod.ts";
-import type { Bench } from "../commands/bench.ts";
+import type { Bench } from "./benchmark.ts";
 import { UsageError } from "../shell/cli_error.ts";
 import { closestWord } from "../../../core/mod.ts";
 import { defineCommand } from "../shell/define_command.ts";

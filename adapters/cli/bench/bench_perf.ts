@@ -8,7 +8,7 @@
 import process from "node:process";
 import { compilePolicy, Guard } from "../../../guard/mod.ts";
 import { EvidenceIndex, tokenize } from "../../../harvest/mod.ts";
-import type { Bench } from "../commands/bench.ts";
+import type { Bench } from "./benchmark.ts";
 import { UsageError } from "../shell/cli_error.ts";
 import type { Io } from "../io/io.ts";
 import { parseArgs } from "../shell/parse_args.ts";

@@ -9,7 +9,7 @@
 import { benchPolicy, loadServer, type ServeLoadResult, splitStep } from "./serve_load.ts";
 import { SessionHost, startServer } from "../../serve/mod.ts";
 import { openStore } from "../../store/mod.ts";
-import type { Bench } from "../commands/bench.ts";
+import type { Bench } from "./benchmark.ts";
 import { type CommandInput, defineCommand } from "../shell/define_command.ts";
 import type { Io } from "../io/io.ts";
 import process from "node:process";

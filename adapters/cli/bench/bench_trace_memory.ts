@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Bench } from "../commands/bench.ts";
+import type { Bench } from "./benchmark.ts";
 import { checkCommand } from "../commands/check.ts";
 import { createFileExclusively } from "../io/create_file.ts";
 import { defineCommand } from "../shell/define_command.ts";

@@ -9,24 +9,7 @@ import { closestWord } from "../../../core/mod.ts";
 import type { Command } from "../shell/command.ts";
 import { type CommandDef, defineCommand } from "../shell/define_command.ts";
 import type { Io } from "../io/io.ts";
-
-/**
- * A benchmark `pab bench NAME` can run.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import type { Bench } from "./bench.ts";
- * const tiny: Bench = { summary: "A tiny benchmark", run: () => Promise.resolve(0) };
- * assert.equal(tiny.summary, "A tiny benchmark");
- * ```
- */
-export interface Bench {
-  /** One line for the list of benchmarks. */
-  readonly summary: string;
-  /** Run it with the words after its name; returns the exit code. */
-  run(args: string[], io: Io): Promise<number>;
-}
+import type { Bench } from "../bench/benchmark.ts";
 
 /**
  * The benchmarks, by name, each loaded only when it runs. To add one, add an

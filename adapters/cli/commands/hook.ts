@@ -15,7 +15,7 @@ import { checkHookStore } from "../hook/hook_store.ts";
 import { hookSettingsCommand } from "../hook/hook_settings.ts";
 import type { Io } from "../io/io.ts";
 import { loadPolicyFile } from "../policy/load_policy.ts";
-import { parseArgs } from "../shell/parse_args.ts";
+import { defineCommand } from "../shell/define_command.ts";
 
 /** Where hook state lives unless --store says otherwise. */
 /** Where the hook keeps its sessions without --store: `hooks.kv` in a folder of the user's own (`defaultStorePath`). */
@@ -25,81 +25,111 @@ export const DEFAULT_HOOK_STORE = "/tmp/pab/UID/hooks.kv";
 const DEFAULT_TIMEOUT_MS = 20_000;
 const MAX_STDIN = 8 * 1024 * 1024;
 
-const HELP = `Usage: pab hook claude-code --policy FILE [--store PATH|URL] [--allow-tools LIST]
-       pab hook claude-code settings --policy FILE [--http URL] [--merge FILE] ...
-       pab hook claude-code starter-policy
-
-Answer a Claude Code hook: reads the hook's JSON on stdin. UserPromptSubmit
+/**
+ * `pab hook claude-code`: answer one Claude Code hook, read on stdin.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { claudeCodeHookCommand } from "./hook.ts";
+ * assert.match(claudeCodeHookCommand.help, /^Usage: pab hook claude-code --policy FILE \[OPTIONS\]\n/);
+ * ```
+ */
+export const claudeCodeHookCommand: Command = defineCommand({
+  name: "hook claude-code",
+  summary: "Answer a Claude Code hook read on stdin",
+  description: `Answer a Claude Code hook: reads the hook's JSON on stdin. UserPromptSubmit
 records the user's words (trusted); PostToolUse records the tool's result
 under its label; PreToolUse decides: deny (the decision and the way to yes,
 for Claude to read), ask (the user confirms), or, when pab has no objection,
 no decision, so Claude Code's own permission flow decides as it would
 without pab. Each session's state lives in the store, keyed by its session id.
-Whatever fails inside pab exits 2 (Claude Code blocks the call).
-
-Options:
-  -p, --policy FILE       The policy (.yaml, .yml, .json or .jsonc)
-      --store PATH|URL    A Deno KV file (default ${DEFAULT_HOOK_STORE}, in a 0700 folder of the user's own) or a remote KV URL
-      --allow-tools LIST  Comma-separated tools the policy names for which pab's
-                          "no objection" is answered allow, skipping Claude
-                          Code's prompt (default: none)
-      --timeout-ms N      Block when answering takes longer (default ${DEFAULT_TIMEOUT_MS})
-
-settings prints the hooks block for .claude/settings.json (see
-pab hook claude-code settings --help); starter-policy prints a policy for
-Claude Code's tools to start from.
+Whatever fails inside pab exits 2 (Claude Code blocks the call).`,
+  options: {
+    policy: {
+      type: "string",
+      short: "p",
+      value: "FILE",
+      required: true,
+      description: "The policy (.yaml, .yml, .json or .jsonc)",
+    },
+    store: {
+      type: "string",
+      value: "PATH|URL",
+      description:
+        `A Deno KV file (default ${DEFAULT_HOOK_STORE}, in a 0700 folder of the user's own)\nor a remote KV URL`,
+    },
+    "allow-tools": {
+      type: "string",
+      value: "LIST",
+      description: `Comma-separated tools the policy names for which pab's
+"no objection" is answered allow, skipping Claude Code's prompt (default: none)`,
+    },
+    "timeout-ms": {
+      type: "integer",
+      default: DEFAULT_TIMEOUT_MS,
+      description: "Block when answering takes longer",
+    },
+  },
+  notes: `Other forms:
+  pab hook claude-code settings --policy FILE [--http URL] [--merge FILE] ...
+      prints the hooks block for .claude/settings.json (see its --help)
+  pab hook claude-code starter-policy
+      prints a policy for Claude Code's tools to start from
 
 Permissions: --unstable-kv --allow-read --allow-write=/tmp/pab (or the store's
-folder).
-`;
+folder).`,
+  exitCodes: "0 answered (the decision, if any, on stdout); 2 pab failed or bad usage (Claude Code blocks the call).",
+  run: (input, io) => {
+    // Claude Code reads the decision on stdout: silenced, a deny would read as no objection.
+    if (input.flag("quiet")) {
+      throw new UsageError("--quiet would hide the decision from Claude Code: leave it out", "hook");
+    }
+    return failClosed(io, input.integer("timeout-ms") ?? DEFAULT_TIMEOUT_MS, () =>
+      answer(io, {
+        policy: input.string("policy")!,
+        ...(input.string("store") === undefined ? {} : { store: input.string("store") }),
+        allowTools: input.string("allow-tools")?.split(",") ?? [],
+      }));
+  },
+});
 
 /**
- * The `pab hook` command.
+ * The `pab hook` command: names the agent, then runs its form.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { hookCommand } from "./hook.ts";
+ * import { memoryIo } from "../io/memory_io.ts";
  * assert.equal(hookCommand.name, "hook");
+ * await assert.rejects(hookCommand.run(["cursor"], memoryIo().io), /unknown agent "cursor" \(use claude-code\)/);
  * ```
  */
 export const hookCommand: Command = {
   name: "hook",
   summary: "Answer Claude Code hooks (pab hook claude-code)",
-  help: HELP,
+  get help() {
+    return claudeCodeHookCommand.help;
+  },
   async run(args, io) {
-    if (args[0] === "claude-code" && args[1] === "settings") return await hookSettingsCommand(args.slice(2), io);
-    if (args[0] === "claude-code" && args[1] === "starter-policy" && args.length === 2) {
-      await io.stdout.write(STARTER_POLICY);
+    if (args[0] === "claude-code") {
+      if (args[1] === "settings") return await hookSettingsCommand.run(args.slice(2), io);
+      if (args[1] === "starter-policy" && args.length === 2) {
+        await io.stdout.write(STARTER_POLICY);
+        return 0;
+      }
+      return await claudeCodeHookCommand.run(args.slice(1), io);
+    }
+    if (args.length === 1 && (args[0] === "--help" || args[0] === "-h")) {
+      await io.stdout.write(claudeCodeHookCommand.help);
       return 0;
     }
-    const { values, positionals } = parseArgs(args, {
-      policy: { type: "string", short: "p" },
-      store: { type: "string" },
-      "allow-tools": { type: "string" },
-      "timeout-ms": { type: "integer" },
-      help: { type: "boolean", short: "h" },
-    }, "hook");
-    if (values.help) {
-      await io.stdout.write(HELP);
-      return 0;
-    }
-    if (positionals[0] !== "claude-code" || positionals.length > 1) {
-      throw new UsageError(
-        positionals[0] === undefined
-          ? "name the agent: pab hook claude-code"
-          : `unknown agent "${positionals[0]}" (use claude-code)`,
-        "hook",
-      );
-    }
-    if (typeof values.policy !== "string") throw new UsageError("missing --policy FILE", "hook");
-    const timeout = typeof values["timeout-ms"] === "number" ? values["timeout-ms"] : DEFAULT_TIMEOUT_MS;
-    return await failClosed(io, timeout, () =>
-      answer(io, {
-        policy: values.policy as string,
-        ...(typeof values.store === "string" ? { store: values.store } : {}),
-        allowTools: typeof values["allow-tools"] === "string" ? values["allow-tools"].split(",") : [],
-      }));
+    const agent = args[0]?.startsWith("-") ? undefined : args[0];
+    throw new UsageError(
+      agent === undefined ? "name the agent: pab hook claude-code" : `unknown agent "${agent}" (use claude-code)`,
+      "hook",
+    );
   },
 };
 

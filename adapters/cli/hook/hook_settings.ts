@@ -13,32 +13,11 @@ import { IoError, UnsafePathError, UsageError } from "../shell/cli_error.ts";
 import { createFileExclusively } from "../io/create_file.ts";
 import { fileProblem, type Io } from "../io/io.ts";
 import { loadPolicyFile } from "../policy/load_policy.ts";
-import { parseArgs } from "../shell/parse_args.ts";
-
-const HELP = `Usage: pab hook claude-code settings --policy FILE [--http URL [--token-env VAR]]
-                                    [--store PATH|URL] [--allow-tools LIST] [--merge FILE]
-
-Print the "hooks" block of .claude/settings.json that runs pab on
-UserPromptSubmit, PreToolUse, PostToolUse and PostToolUseFailure, or merge it
-into FILE (every other setting and hook kept; pab's earlier entries replaced).
-Both forms fail closed: "onFailure": "block" (Claude Code 2.1.295 or later)
-blocks a call when the hook cannot start, times out or fails, and the command
-form turns any exit code but 0 and 2 into 2.
-
-Options:
-  -p, --policy FILE       The policy (made an absolute path)
-      --http URL          Use pab serve's endpoint (such as
-                          http://localhost:4517/v1/hooks/claude-code) instead
-                          of a process per hook
-      --token-env VAR     With --http: send "Authorization: Bearer $VAR"
-      --store PATH|URL    The command hook's store
-      --allow-tools LIST  The command hook's --allow-tools
-      --merge FILE        Merge into FILE (such as .claude/settings.json) instead
-                          of printing; links are refused, the file is replaced whole
-`;
+import type { Command } from "../shell/command.ts";
+import { type CommandInput, defineCommand } from "../shell/define_command.ts";
 
 /**
- * Run `pab hook claude-code settings` with the arguments after `settings`.
+ * `pab hook claude-code settings`, run with the arguments after `settings`.
  *
  * @example
  * ```ts
@@ -46,26 +25,56 @@ Options:
  * import { hookSettingsCommand } from "./hook_settings.ts";
  * import { memoryIo } from "../io/memory_io.ts";
  * const memory = memoryIo({ files: { "/p.yaml": "version: 1\ntools: {}\n" } });
- * assert.equal(await hookSettingsCommand(["--policy", "/p.yaml", "--http", "http://localhost:4517/v1/hooks/claude-code"], memory.io), 0);
+ * assert.equal(await hookSettingsCommand.run(["--policy", "/p.yaml", "--http", "http://localhost:4517/v1/hooks/claude-code"], memory.io), 0);
  * assert.equal(JSON.parse(memory.stdout()).hooks.PreToolUse[0].hooks[0].onFailure, "block");
  * ```
  */
-export async function hookSettingsCommand(args: readonly string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs(args, {
-    policy: { type: "string", short: "p" },
-    http: { type: "string" },
-    "token-env": { type: "string" },
-    store: { type: "string" },
-    "allow-tools": { type: "string" },
-    merge: { type: "string" },
-    help: { type: "boolean", short: "h" },
-  }, "hook");
-  if (values.help) {
-    await io.stdout.write(HELP);
-    return 0;
-  }
-  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`, "hook");
-  if (typeof values.policy !== "string") throw new UsageError("missing --policy FILE", "hook");
+export const hookSettingsCommand: Command = defineCommand({
+  name: "hook claude-code settings",
+  summary: "Print or merge the hooks block of .claude/settings.json",
+  description: `Print the "hooks" block of .claude/settings.json that runs pab on
+UserPromptSubmit, PreToolUse, PostToolUse and PostToolUseFailure, or merge it
+into FILE (every other setting and hook kept; pab's earlier entries replaced).
+Both forms fail closed: "onFailure": "block" (Claude Code 2.1.295 or later)
+blocks a call when the hook cannot start, times out or fails, and the command
+form turns any exit code but 0 and 2 into 2.`,
+  options: {
+    policy: {
+      type: "string",
+      short: "p",
+      value: "FILE",
+      required: true,
+      description: "The policy (made an absolute path)",
+    },
+    http: {
+      type: "string",
+      value: "URL",
+      description: `Use pab serve's endpoint (such as
+http://localhost:4517/v1/hooks/claude-code) instead of a process per hook`,
+    },
+    "token-env": { type: "string", value: "VAR", description: 'With --http: send "Authorization: Bearer $VAR"' },
+    store: { type: "string", value: "PATH|URL", description: "The command hook's store" },
+    "allow-tools": { type: "string", value: "LIST", description: "The command hook's --allow-tools" },
+    merge: {
+      type: "string",
+      value: "FILE",
+      description: `Merge into FILE (such as .claude/settings.json) instead of printing;
+links are refused, the file is replaced whole`,
+    },
+  },
+  exitCodes: "0 printed or merged; 2 bad usage, a policy that does not load or a file that cannot be merged.",
+  run: (input, io) => printSettings(input, io),
+});
+
+async function printSettings(input: CommandInput, io: Io): Promise<number> {
+  const values = {
+    policy: input.string("policy")!,
+    http: input.string("http"),
+    "token-env": input.string("token-env"),
+    store: input.string("store"),
+    "allow-tools": input.string("allow-tools"),
+    merge: input.string("merge"),
+  };
   const policyPath = resolve(values.policy);
   const policy = await loadPolicyFile(policyPath, io);
   const allowTools = typeof values["allow-tools"] === "string" ? values["allow-tools"] : undefined;

@@ -71,8 +71,7 @@ Deno.test("pab serve delete ends a session on a running server with its token, a
     assert.deepEqual(await run([id]), {
       code: 2,
       stdout: "",
-      stderr:
-        'error: missing --session-token T (the token the session was made with)\nRun "pab serve --help" for usage.\n',
+      stderr: 'error: missing --session-token T\nRun "pab serve delete --help" for usage.\n',
     });
     const wrong = await run([id, "--session-token", "pst_wrong"]);
     assert.equal(wrong.code, 1);

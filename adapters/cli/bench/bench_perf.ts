@@ -11,8 +11,7 @@ import { EvidenceIndex, tokenize } from "../../../harvest/mod.ts";
 import type { Bench } from "./benchmark.ts";
 import { UsageError } from "../shell/cli_error.ts";
 import type { Io } from "../io/io.ts";
-import { parseArgs } from "../shell/parse_args.ts";
-import { reportError } from "../shell/report_error.ts";
+import { type CommandInput, defineCommand } from "../shell/define_command.ts";
 import {
   context,
   makeOutputs,
@@ -23,24 +22,6 @@ import {
   type Source,
 } from "./perf_workload.ts";
 import { seededRandom } from "./seeded_random.ts";
-
-const HELP = `Usage: pab bench perf [--json] [--max-mb N]
-
-Measure Guard.decide and EvidenceIndex.vouch at 10 KB, 100 KB, 1 MB and 10 MB
-of mixed context for an address that recurs in every source (~140 per MB) and
-a rare one, allowed and blocked; a naive rescan (up to 1 MB); record throughput
-and heap per recorded MB (1 KB, 100 KB, 10 MB outputs, each after a warm-up
-over 4 MB of other outputs of the same kind; the median of 5 recordings);
-planRecovery at 1 MB.
-Heap figures need a forced GC: deno run --v8-flags=--expose-gc cli.ts bench perf
-
-Options:
-  --json      Print the figures as JSON (schemaVersion 1)
-  --max-mb N  Largest context in MB: 0.01, 0.1, 1 or 10 (default 10)
-  -h, --help  Show this help
-
-Exit codes: 0 measured (targets met or not: read them); 2 bad usage.
-`;
 
 const SIZES = [10_000, 100_000, 1_000_000, 10_000_000] as const;
 const CASES = [
@@ -59,10 +40,23 @@ const POLICY = compilePolicy({
 });
 
 /** The bench. */
-export const perfBench: Bench = {
+export const perfBench: Bench = defineCommand({
+  name: "bench perf",
   summary: "Decide latency from 10 KB to 10 MB of context, record throughput and heap, vs a naive rescan",
+  description: `Measure Guard.decide and EvidenceIndex.vouch at 10 KB, 100 KB, 1 MB and 10 MB
+of mixed context for an address that recurs in every source (~140 per MB) and
+a rare one, allowed and blocked; a naive rescan (up to 1 MB); record throughput
+and heap per recorded MB (1 KB, 100 KB, 10 MB outputs, each after a warm-up
+over 4 MB of other outputs of the same kind; the median of 5 recordings);
+planRecovery at 1 MB.
+Heap figures need a forced GC: deno run --v8-flags=--expose-gc cli.ts bench perf`,
+  options: {
+    json: { type: "boolean", description: "Print the figures as JSON (schemaVersion 1)" },
+    "max-mb": { type: "string", value: "N", description: "Largest context in MB: 0.01, 0.1, 1 or 10 (default 10)" },
+  },
+  exitCodes: "0 measured (targets met or not: read them); 2 bad usage.",
   run: runPerf,
-};
+});
 
 function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -338,26 +332,13 @@ function formatPerf(result: PerfResult): string {
   return `${lines.join("\n")}\n`;
 }
 
-async function runPerf(args: string[], io: Io): Promise<number> {
-  try {
-    const { values, positionals } = parseArgs(args, {
-      json: { type: "boolean" },
-      "max-mb": { type: "string" },
-      help: { type: "boolean", short: "h" },
-    }, "bench perf");
-    if (values.help) {
-      await io.stdout.write(HELP);
-      return 0;
-    }
-    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`, "bench");
-    const maxMb = values["max-mb"] === undefined ? 10 : Number(values["max-mb"]);
-    if (![0.01, 0.1, 1, 10].includes(maxMb)) {
-      throw new UsageError(`--max-mb must be 0.01, 0.1, 1 or 10, not "${values["max-mb"]}"`, "bench");
-    }
-    const result = await measure(maxMb * 1_000_000);
-    await io.stdout.write(values.json ? `${JSON.stringify(result)}\n` : formatPerf(result));
-    return 0;
-  } catch (error) {
-    return await reportError(error, io);
+async function runPerf(input: CommandInput, io: Io): Promise<number> {
+  const maxMbText = input.string("max-mb");
+  const maxMb = maxMbText === undefined ? 10 : Number(maxMbText);
+  if (![0.01, 0.1, 1, 10].includes(maxMb)) {
+    throw new UsageError(`--max-mb must be 0.01, 0.1, 1 or 10, not "${maxMbText}"`, "bench perf");
   }
+  const result = await measure(maxMb * 1_000_000);
+  await io.stdout.write(input.flag("json") ? `${JSON.stringify(result)}\n` : formatPerf(result));
+  return 0;
 }

@@ -23,13 +23,29 @@ import { IoError, UsageError } from "../shell/cli_error.ts";
 import type { Command } from "../shell/command.ts";
 import { fileProblem, type Io } from "../io/io.ts";
 import { readHint } from "../io/read_input.ts";
-import { parseArgs } from "../shell/parse_args.ts";
+import { defineCommand } from "../shell/define_command.ts";
 
-const HELP = `Usage: pab audit verify FILE | --store PATH|URL [--checkpoint CP --key KEY.pub] [--json]
-       pab audit show FILE | --store PATH|URL [--session ID] [--json]
-       pab audit export --store PATH|URL [--session ID]
-       pab audit keygen --out KEY [--name NAME]
-       pab audit checkpoint FILE | --store PATH|URL --key KEY [--out CP]
+/**
+ * The `pab audit` command.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { auditCommand } from "./audit.ts";
+ * import { memoryIo } from "../io/memory_io.ts";
+ * const memory = memoryIo({ files: { "audit.jsonl": "" } });
+ * assert.equal(await auditCommand.run(["verify", "audit.jsonl"], memory.io), 0);
+ * assert.match(memory.stdout(), /^ok: 0 records in 0 chains verify \(not anchored/);
+ * ```
+ */
+export const auditCommand: Command = defineCommand({
+  name: "audit",
+  summary: "Verify, show or export the tamper-evident audit log",
+  description: `  pab audit verify FILE | --store PATH|URL [--checkpoint CP --key KEY.pub] [--json]
+  pab audit show FILE | --store PATH|URL [--session ID] [--json]
+  pab audit export --store PATH|URL [--session ID]
+  pab audit keygen --out KEY [--name NAME]
+  pab audit checkpoint FILE | --store PATH|URL --key KEY [--out CP]
 
 Every decision, ruling, reservation and effect of a session is an audit event
 that carries the sha256 of the one before it (canonical JSON). A signed
@@ -48,53 +64,26 @@ log that was cut, emptied, or rewritten with recomputed hashes fails.
   export      Print the chains as JSONL, one canonical record per line
   keygen      Make an Ed25519 key: KEY (private, 0600) and KEY.pub (public)
   checkpoint  Sign the log's current heads with KEY; keep the output
-              somewhere the log's writer cannot reach
-
-Options:
-      --store PATH|URL   Read the store of pab serve or pab hook (a Deno KV
-                         file, or a remote KV URL with DENO_KV_ACCESS_TOKEN set)
-      --session ID       Only this session's chain
-      --checkpoint CP    A checkpoint to verify against (with --key)
-      --key KEY          The key file: private to sign, public (.pub) to verify
-      --out FILE         Where keygen or checkpoint writes (a new file)
-      --name NAME        The key's name in signatures (default: pab-audit)
-      --json             Print the verdict or the records as JSON
-`;
-
-/**
- * The `pab audit` command.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { auditCommand } from "./audit.ts";
- * import { memoryIo } from "../io/memory_io.ts";
- * const memory = memoryIo({ files: { "audit.jsonl": "" } });
- * assert.equal(await auditCommand.run(["verify", "audit.jsonl"], memory.io), 0);
- * assert.match(memory.stdout(), /^ok: 0 records in 0 chains verify \(not anchored/);
- * ```
- */
-export const auditCommand: Command = {
-  name: "audit",
-  summary: "Verify, show or export the tamper-evident audit log",
-  help: HELP,
-  async run(args, io) {
-    const { values, positionals } = parseArgs(args, {
-      store: { type: "string" },
-      session: { type: "string" },
-      checkpoint: { type: "string" },
-      key: { type: "string" },
-      out: { type: "string" },
-      name: { type: "string" },
-      json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    }, "audit");
-    if (values.help) {
-      await io.stdout.write(HELP);
-      return 0;
-    }
-    const text = (name: string) => typeof values[name] === "string" ? values[name] as string : undefined;
-    const [action, file, ...rest] = positionals;
+              somewhere the log's writer cannot reach`,
+  options: {
+    store: {
+      type: "string",
+      value: "PATH|URL",
+      description: `Read the store of pab serve or pab hook (a Deno KV file, or a remote KV URL
+with DENO_KV_ACCESS_TOKEN set)`,
+    },
+    session: { type: "string", value: "ID", description: "Only this session's chain" },
+    checkpoint: { type: "string", value: "CP", description: "A checkpoint to verify against (with --key)" },
+    key: { type: "string", value: "KEY", description: "The key file: private to sign, public (.pub) to verify" },
+    out: { type: "string", value: "FILE", description: "Where keygen or checkpoint writes (a new file)" },
+    name: { type: "string", value: "NAME", description: "The key's name in signatures (default: pab-audit)" },
+    json: { type: "boolean", description: "Print the verdict or the records as JSON" },
+  },
+  arguments: { name: "ACTION", max: 2 },
+  exitCodes: "0 ok; 1 a chain or checkpoint does not verify; 2 bad usage or a log that cannot be read.",
+  async run(input, io) {
+    const text = (name: string) => input.string(name);
+    const [action, file] = input.positionals;
     const actions = ["verify", "show", "export", "keygen", "checkpoint"];
     if (!actions.includes(action)) {
       throw new UsageError(
@@ -104,7 +93,6 @@ export const auditCommand: Command = {
         "audit",
       );
     }
-    if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`, "audit");
     if (action === "keygen") {
       if (file !== undefined) throw new UsageError(`unexpected argument "${file}" (keygen writes --out KEY)`, "audit");
       const out = text("out");
@@ -118,18 +106,18 @@ export const auditCommand: Command = {
     const session = text("session");
     if (action === "checkpoint") return await checkpoint(io, file, store, text("key"), text("out"));
     if (action === "verify") {
-      return await verify(io, file, store, session, text("checkpoint"), text("key"), values.json === true);
+      return await verify(io, file, store, session, text("checkpoint"), text("key"), input.flag("json"));
     }
     let records = file !== undefined ? await readVerifiedFile(io, file) : (await readStore(store!, session)).records;
     if (session !== undefined) records = records.filter((record) => record.stream === session);
-    if (action === "show" && values.json) {
+    if (action === "show" && input.flag("json")) {
       await io.stdout.write(`${JSON.stringify({ schemaVersion: 1, records })}\n`);
     } else {
       await io.stdout.write(action === "show" ? formatTimeline(records) : toJsonl(records));
     }
     return 0;
   },
-};
+});
 
 async function verify(
   io: Io,

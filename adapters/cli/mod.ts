@@ -10,6 +10,16 @@
  * the playground or the HTTP server. Import a command from its own module
  * (`adapters/cli/commands/check.ts`), as tests do.
  *
+ * The folder, by role: `commands/` holds one file per subcommand; `shell/`
+ * what runs them (argument parsing, {@linkcode defineCommand}, the registry,
+ * the errors and how they are reported); `io/` the files, streams and terminal
+ * a command touches ({@linkcode Io}, reading inputs, writing outputs, style);
+ * `policy/` loading and linting policies; `draft/` drafting them from tool
+ * definitions (`pab generate`); `replay/` reading traces and rendering what
+ * `pab check` decided; `mcp/`, `hook/` and `audit/` the pieces of those
+ * commands; `bench/` the benchmarks `pab bench` loads by name; `demo/` the
+ * scripted demo.
+ *
  * @example Run `pab check` on a trace, with output collected in memory
  * ```ts
  * import assert from "node:assert/strict";

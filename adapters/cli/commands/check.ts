@@ -19,6 +19,7 @@ import { DEFAULT_MAX_BYTES, expandInputs } from "../io/read_input.ts";
 import { type ReplayedFile, replayTraceFile } from "../replay/stream_trace.ts";
 import { styleFor } from "../io/style.ts";
 import { writeOutputFile } from "../io/write_output.ts";
+import { policyOption } from "../policy/policy_option.ts";
 
 /**
  * `pab check`: replay traces through a policy and print each call's decision.
@@ -67,13 +68,7 @@ OpenAI log) and ID the tool call's own id. CONFIRM means the user may allow the
 call; BLOCK means only an approver, or a different situation, can. Control
 characters in ids and values are shown escaped (\\n, \\u{1b}).`,
   options: {
-    policy: {
-      type: "string",
-      short: "p",
-      value: "FILE",
-      required: true,
-      description: 'The policy (.yaml, .yml, .json or .jsonc, or "-" for standard input)',
-    },
+    policy: policyOption('The policy (.yaml, .yml, .json or .jsonc, or "-" for standard input)'),
     json: {
       type: "boolean",
       description: 'Print {"schemaVersion":1,"policy","calls":[{"trace","file","line","id",\n' +

@@ -16,6 +16,7 @@ import { hookSettingsCommand } from "../hook/hook_settings.ts";
 import type { Io } from "../io/io.ts";
 import { loadPolicyFile } from "../policy/load_policy.ts";
 import { defineCommand } from "../shell/define_command.ts";
+import { policyOption } from "../policy/policy_option.ts";
 
 /** Where hook state lives unless --store says otherwise. */
 /** Where the hook keeps its sessions without --store: `hooks.kv` in a folder of the user's own (`defaultStorePath`). */
@@ -46,13 +47,7 @@ no decision, so Claude Code's own permission flow decides as it would
 without pab. Each session's state lives in the store, keyed by its session id.
 Whatever fails inside pab exits 2 (Claude Code blocks the call).`,
   options: {
-    policy: {
-      type: "string",
-      short: "p",
-      value: "FILE",
-      required: true,
-      description: "The policy (.yaml, .yml, .json or .jsonc)",
-    },
+    policy: policyOption(),
     store: {
       type: "string",
       value: "PATH|URL",

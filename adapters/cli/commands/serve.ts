@@ -13,6 +13,7 @@ import { loadPolicyFile } from "../policy/load_policy.ts";
 import { type CommandInput, defineCommand } from "../shell/define_command.ts";
 import type { Io } from "../io/io.ts";
 import { stopSignal } from "../io/stop_signal.ts";
+import { policyOption } from "../policy/policy_option.ts";
 
 const serveListenCommand: Command = defineCommand({
   name: "serve",
@@ -27,13 +28,7 @@ It answers only requests whose Host is a name it listens on, refuses
 browsers' cross-site requests and bodies not sent as application/json, and
 every call on a session needs the token POST /v1/sessions returned with it.`,
   options: {
-    policy: {
-      type: "string",
-      short: "p",
-      value: "FILE",
-      required: true,
-      description: "The policy (.yaml, .yml, .json or .jsonc)",
-    },
+    policy: policyOption(),
     port: { type: "string", value: "N", description: "The port (default 4517; 0 picks a free one)" },
     store: {
       type: "string",

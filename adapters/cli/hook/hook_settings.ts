@@ -15,6 +15,7 @@ import { fileProblem, type Io } from "../io/io.ts";
 import { loadPolicyFile } from "../policy/load_policy.ts";
 import type { Command } from "../shell/command.ts";
 import { type CommandInput, defineCommand } from "../shell/define_command.ts";
+import { policyOption } from "../policy/policy_option.ts";
 
 /**
  * `pab hook claude-code settings`, run with the arguments after `settings`.
@@ -39,13 +40,7 @@ Both forms fail closed: "onFailure": "block" (Claude Code 2.1.295 or later)
 blocks a call when the hook cannot start, times out or fails, and the command
 form turns any exit code but 0 and 2 into 2.`,
   options: {
-    policy: {
-      type: "string",
-      short: "p",
-      value: "FILE",
-      required: true,
-      description: "The policy (made an absolute path)",
-    },
+    policy: policyOption("The policy (made an absolute path)"),
     http: {
       type: "string",
       value: "URL",

@@ -1,7 +1,7 @@
 /**
  * The `pab` command: `deno task pab COMMAND` runs it with the permissions it
  * needs (`--allow-net=localhost --allow-read --allow-write=/tmp/pab`). Only
- * the command being run is loaded (see `COMMANDS` in adapters/cli/run_cli.ts).
+ * the command being run is loaded (see `COMMANDS` in adapters/cli/shell/run_cli.ts).
  *
  * @module
  */

@@ -7,7 +7,8 @@
  */
 import { type Label, Ledger, meet, type PartialLabel, type Trust, trustRank } from "../core/mod.ts";
 import { EvidenceIndex, type StructuredLeaf } from "../harvest/mod.ts";
-import { type StatedChanges, statedChanges } from "./derived_value.ts";
+import { statedChanges } from "./derived_value.ts";
+import type { StatedChanges } from "./judge_state.ts";
 import { BranchClosedError } from "./guard_errors.ts";
 import type { AnswerSchema } from "./policy/mod.ts";
 import { RulingBook } from "./ruling_book.ts";

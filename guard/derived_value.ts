@@ -13,16 +13,10 @@
  */
 import { type Trust, trustRank } from "../core/mod.ts";
 import { canonicalEntity, extractEntities } from "../harvest/mod.ts";
-import type { JudgeState } from "./judge_state.ts";
+import type { JudgeState, StatedChanges } from "./judge_state.ts";
 import { nameWords } from "./name_words.ts";
 import type { Leaf } from "./read_leaves.ts";
 import type { Source } from "./source.ts";
-
-/** The changes a user stated: the numbers in their words (amounts' numbers too), at most {@linkcode STATED_LIMIT}. */
-export interface StatedChanges {
-  /** The numbers, each once, in the order the user wrote them. */
-  readonly numbers: readonly number[];
-}
 
 /** A value read as a derivation: the base it was computed from, and how. */
 export interface Derivation {

@@ -5,9 +5,14 @@
  */
 import type { Cast, PartialLabel, Trust } from "../core/mod.ts";
 import type { Evidence, Gap, Note } from "./gap.ts";
-import type { StatedChanges } from "./derived_value.ts";
 import type { Policy } from "./policy/mod.ts";
 import type { Source } from "./source.ts";
+
+/** The changes a user stated: the numbers in their words (amounts' numbers too), at most `STATED_LIMIT` (`derived_value.ts`). */
+export interface StatedChanges {
+  /** The numbers, each once, in the order the user wrote them. */
+  readonly numbers: readonly number[];
+}
 
 /** Everything Gate 1 reads: the policy and one branch's state. */
 export interface JudgeState {

@@ -13,6 +13,7 @@ interface InfoModule {
     readonly specifier: string;
     readonly isDynamic?: boolean;
     readonly code?: { readonly specifier: string };
+    readonly type?: { readonly specifier: string };
   }[];
 }
 
@@ -59,6 +60,34 @@ export class ModuleGraph {
     }
     const root = new URL("..", import.meta.url).href;
     return new Set([...seen].map((specifier) => specifier.startsWith(root) ? specifier.slice(root.length) : specifier));
+  }
+
+  /**
+   * One cycle among the repository's modules, if any, as a path that returns to its start: every import counts,
+   * type-only and dynamic ones too (a cycle of types still ties two files so that neither reads without the other).
+   */
+  cycle(): string[] | undefined {
+    const root = new URL("..", import.meta.url).href;
+    const local = (specifier: string) => specifier.startsWith(root) && !specifier.includes("/node_modules/");
+    const state = new Map<string, "open" | "done">();
+    const path: string[] = [];
+    const visit = (specifier: string): string[] | undefined => {
+      while (this.#redirects[specifier]) specifier = this.#redirects[specifier];
+      if (state.get(specifier) === "done") return undefined;
+      if (state.get(specifier) === "open") return [...path.slice(path.indexOf(specifier)), specifier];
+      state.set(specifier, "open");
+      path.push(specifier);
+      for (const dependency of this.#modules.get(specifier)?.dependencies ?? []) {
+        for (const next of [dependency.code?.specifier, dependency.type?.specifier]) {
+          const cycle = next && local(next) ? visit(next) : undefined;
+          if (cycle) return cycle.map((module) => module.startsWith(root) ? module.slice(root.length) : module);
+        }
+      }
+      path.pop();
+      state.set(specifier, "done");
+      return undefined;
+    };
+    return visit(this.#root);
   }
 
   /** Every module, types included (what `deno check` reads). */

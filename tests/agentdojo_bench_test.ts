@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { BENCHES } from "../adapters/cli/bench.ts";
-import type { Io } from "../adapters/cli/io.ts";
+import { BENCHES } from "../adapters/cli/commands/bench.ts";
+import type { Io } from "../adapters/cli/io/io.ts";
 import { load } from "npm:js-yaml@5.5.0";
 import { compilePolicy } from "../guard/mod.ts";
 import { measureWhatIf, VARIANTS, withOptOut } from "../adapters/agentdojo/what_if.ts";

@@ -5,7 +5,7 @@
  * argument of a tool that changes state covered.
  */
 import assert from "node:assert/strict";
-import { draftAgentdojoPolicies, suitePath } from "../adapters/cli/draft_agentdojo.ts";
+import { draftAgentdojoPolicies, suitePath } from "../adapters/cli/draft/draft_agentdojo.ts";
 import { memoryIo, runCli } from "../adapters/cli/mod.ts";
 import { AGENTDOJO_SUITES, PROVGUARD_V2 } from "../adapters/agentdojo/mod.ts";
 import { formatTradeoffRow, measureTaintedTradeoff } from "../adapters/agentdojo/tainted_tradeoff.ts";

@@ -18,8 +18,8 @@ import {
   toJsonl,
   verifyCheckpoint,
 } from "../adapters/audit/mod.ts";
-import { auditCommand } from "../adapters/cli/audit.ts";
-import { memoryIo } from "../adapters/cli/memory_io.ts";
+import { auditCommand } from "../adapters/cli/commands/audit.ts";
+import { memoryIo } from "../adapters/cli/io/memory_io.ts";
 import { SessionHost } from "../adapters/serve/mod.ts";
 import { openStore } from "../adapters/store/mod.ts";
 import { SERVE_POLICY_YAML } from "./_serve_fixtures.ts";

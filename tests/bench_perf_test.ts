@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { runBench } from "../adapters/cli/bench.ts";
-import { perfBench } from "../adapters/cli/bench_perf.ts";
-import { memoryIo } from "../adapters/cli/memory_io.ts";
+import { runBench } from "../adapters/cli/commands/bench.ts";
+import { perfBench } from "../adapters/cli/bench/bench_perf.ts";
+import { memoryIo } from "../adapters/cli/io/memory_io.ts";
 
 Deno.test("pab bench perf --json measures every case at the sizes asked for and compares with a naive rescan", async () => {
   const memory = memoryIo();

@@ -11,7 +11,7 @@ import { SessionHost } from "../adapters/serve/mod.ts";
 import { openStore } from "../adapters/store/mod.ts";
 import { parsePolicy } from "../guard/policy/text/mod.ts";
 import { runCli } from "../adapters/cli/mod.ts";
-import { memoryIo } from "../adapters/cli/memory_io.ts";
+import { memoryIo } from "../adapters/cli/io/memory_io.ts";
 
 const starter = parsePolicy(STARTER_POLICY, { source: "starter.yaml" });
 const cwd = "/work/project";

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { hooksBlock, mergeHookSettings, STARTER_POLICY } from "../adapters/claude_code/mod.ts";
 import { denoIo, runCli } from "../adapters/cli/mod.ts";
-import { memoryIo } from "../adapters/cli/memory_io.ts";
+import { memoryIo } from "../adapters/cli/io/memory_io.ts";
 
 const HTTP_URL = "http://localhost:4517/v1/hooks/claude-code";
 

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { fileURLToPath } from "node:url";
-import { createFileExclusively } from "../adapters/cli/create_file.ts";
+import { createFileExclusively } from "../adapters/cli/io/create_file.ts";
 import { escapeControl, memoryIo, type MemoryIoOptions, runCli } from "../adapters/cli/mod.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -269,7 +269,7 @@ Deno.test("pab demo --record does not follow a symbolic link planted under /tmp/
 });
 
 Deno.test("readInputText() returns any UTF-8 text intact across chunk edges and refuses any invalid byte sequence", async () => {
-  const { readInputText } = await import("../adapters/cli/read_input.ts");
+  const { readInputText } = await import("../adapters/cli/io/read_input.ts");
   await fc.assert(fc.asyncProperty(fc.string({ unit: "grapheme" }), async (text) => {
     const { io } = memoryIo({ stdin: text });
     assert.equal(await readInputText("-", io, { what: "trace" }), text);

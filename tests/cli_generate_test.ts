@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { memoryIo, runCli } from "../adapters/cli/mod.ts";
-import { lintPolicyText } from "../adapters/cli/lint_policy.ts";
+import { lintPolicyText } from "../adapters/cli/policy/lint_policy.ts";
 import { parsePolicy } from "../guard/policy/text/mod.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));

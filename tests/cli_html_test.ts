@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { BENCHES, denoIo, type Io, memoryIo } from "../adapters/cli/mod.ts";
-import { checkCommand } from "../adapters/cli/check.ts";
-import { benchReportInput } from "../adapters/cli/agentdojo_report.ts";
+import { checkCommand } from "../adapters/cli/commands/check.ts";
+import { benchReportInput } from "../adapters/cli/bench/agentdojo_report.ts";
 import { renderBenchReport } from "../adapters/html/mod.ts";
 
 const POLICY = `version: 1

@@ -31,11 +31,11 @@ Deno.test("COMMANDS: each entry loads the command of its name, whose summary is 
 
 Deno.test("BENCHES: each entry's summary is the summary of the benchmark it runs", async () => {
   const loaded = {
-    office: (await import("../adapters/cli/bench_office.ts")).officeBench,
-    agentdojo: (await import("../adapters/cli/bench_agentdojo.ts")).agentdojoBench,
-    "trace-memory": (await import("../adapters/cli/bench_trace_memory.ts")).traceMemoryBench,
-    serve: (await import("../adapters/cli/bench_serve.ts")).serveBench,
-    perf: (await import("../adapters/cli/bench_perf.ts")).perfBench,
+    office: (await import("../adapters/cli/bench/bench_office.ts")).officeBench,
+    agentdojo: (await import("../adapters/cli/bench/bench_agentdojo.ts")).agentdojoBench,
+    "trace-memory": (await import("../adapters/cli/bench/bench_trace_memory.ts")).traceMemoryBench,
+    serve: (await import("../adapters/cli/bench/bench_serve.ts")).serveBench,
+    perf: (await import("../adapters/cli/bench/bench_perf.ts")).perfBench,
   };
   assert.deepEqual(Object.keys(BENCHES), Object.keys(loaded));
   for (const [name, bench] of Object.entries(loaded)) assert.equal(BENCHES[name].summary, bench.summary, name);
@@ -53,16 +53,16 @@ function places(modules: Iterable<string>): Set<string> {
 Deno.test("cli.ts loads no command before it knows which one runs", async () => {
   const loaded = (await moduleGraph("cli.ts")).code(false);
   const commands = ["check", "lint", "demo", "generate", "mcp", "playground", "serve", "audit", "hook"];
-  for (const name of commands) assert.ok(!loaded.has(`adapters/cli/${name}.ts`), name);
+  for (const name of commands) assert.ok(!loaded.has(`adapters/cli/commands/${name}.ts`), name);
   for (const name of ["office", "agentdojo", "trace_memory", "perf"]) {
-    assert.ok(!loaded.has(`adapters/cli/bench_${name}.ts`));
+    assert.ok(!loaded.has(`adapters/cli/bench/bench_${name}.ts`));
   }
   assert.deepEqual([...places(loaded)].filter((place) => !place.startsWith("adapters/cli/")), []);
   assert.deepEqual(npmNames(loaded), ["@noble/hashes"]);
 });
 
 Deno.test("pab check loads the guard, the trace readers and the policy parser, and nothing it does not run", async () => {
-  const loaded = places((await moduleGraph("adapters/cli/check.ts")).code(false));
+  const loaded = places((await moduleGraph("adapters/cli/commands/check.ts")).code(false));
   assert.ok(loaded.has("adapters/trace"));
   for (const place of ["adapters/html", "adapters/playground", "adapters/serve", "adapters/store", "adapters/mcp"]) {
     assert.ok(!loaded.has(place), `pab check loads ${place}`);
@@ -71,7 +71,7 @@ Deno.test("pab check loads the guard, the trace readers and the policy parser, a
     assert.ok(!loaded.has(place), `pab check loads ${place}`);
   }
   // The trace-memory benchmark measures pab check, and loads no other benchmark.
-  const bench = places((await moduleGraph("adapters/cli/bench_trace_memory.ts")).code(false));
-  assert.ok(!bench.has("adapters/cli/bench_agentdojo.ts") && !bench.has("adapters/cli/bench_perf.ts"));
+  const bench = places((await moduleGraph("adapters/cli/bench/bench_trace_memory.ts")).code(false));
+  assert.ok(!bench.has("adapters/cli/bench/bench_agentdojo.ts") && !bench.has("adapters/cli/bench/bench_perf.ts"));
   assert.ok(!bench.has("adapters/html") && !bench.has("adapters/agentdojo"));
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { mcpCommand } from "../adapters/cli/mcp.ts";
-import { memoryIo } from "../adapters/cli/memory_io.ts";
-import { COMMANDS } from "../adapters/cli/run_cli.ts";
+import { mcpCommand } from "../adapters/cli/commands/mcp.ts";
+import { memoryIo } from "../adapters/cli/io/memory_io.ts";
+import { COMMANDS } from "../adapters/cli/shell/run_cli.ts";
 
 const POLICY = "version: 1\nlabels:\n  internal: {readers: all, trust: attested}\n";
 

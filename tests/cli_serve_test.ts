@@ -3,8 +3,8 @@
  * message that says what to fix, before they start anything.
  */
 import assert from "node:assert/strict";
-import { memoryIo } from "../adapters/cli/memory_io.ts";
-import { runCli } from "../adapters/cli/run_cli.ts";
+import { memoryIo } from "../adapters/cli/io/memory_io.ts";
+import { runCli } from "../adapters/cli/shell/run_cli.ts";
 import { parsePolicy } from "../guard/policy/text/mod.ts";
 import { SessionHost, startServer } from "../adapters/serve/mod.ts";
 import { openStore } from "../adapters/store/mod.ts";
@@ -71,8 +71,7 @@ Deno.test("pab serve delete ends a session on a running server with its token, a
     assert.deepEqual(await run([id]), {
       code: 2,
       stdout: "",
-      stderr:
-        'error: missing --session-token T (the token the session was made with)\nRun "pab serve --help" for usage.\n',
+      stderr: 'error: missing --session-token T\nRun "pab serve delete --help" for usage.\n',
     });
     const wrong = await run([id, "--session-token", "pst_wrong"]);
     assert.equal(wrong.code, 1);

@@ -5,7 +5,7 @@
  * the program against it. So deno.lock holds only the demo's packages (the
  * closure of deno.json's imports, which is what cli.ts's code graph needs);
  * adapters/mcp/deno.lock adds the MCP SDK, which only `pab mcp` and `pab generate --server`
- * load (by non-literal imports, adapters/cli/mcp_sdk.ts), for them, for
+ * load (by non-literal imports, adapters/cli/mcp/mcp_sdk.ts), for them, for
  * `deno check` and for `deno compile`; tests/deno.lock adds the packages only
  * tests use, and the test task reads it with tests/import_map.json.
  * `deno publish` reads only deno.lock, so its dry run runs here, on a copy of

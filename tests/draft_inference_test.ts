@@ -6,12 +6,12 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { draftPolicy } from "../adapters/cli/draft_policy.ts";
-import { readOutputTrust } from "../adapters/cli/draft_output.ts";
-import { readArgument } from "../adapters/cli/draft_arguments.ts";
-import { lintPolicyText } from "../adapters/cli/lint_policy.ts";
-import { argumentCoverage } from "../adapters/cli/lint_coverage.ts";
-import { readToolDefinitions, type ToolDefinition } from "../adapters/cli/tool_definitions.ts";
+import { draftPolicy } from "../adapters/cli/draft/draft_policy.ts";
+import { readOutputTrust } from "../adapters/cli/draft/draft_output.ts";
+import { readArgument } from "../adapters/cli/draft/draft_arguments.ts";
+import { lintPolicyText } from "../adapters/cli/policy/lint_policy.ts";
+import { argumentCoverage } from "../adapters/cli/policy/lint_coverage.ts";
+import { readToolDefinitions, type ToolDefinition } from "../adapters/cli/draft/tool_definitions.ts";
 import { parsePolicy } from "../guard/policy/text/mod.ts";
 
 const STRANGER_FIELDS = ["body", "subject", "sender", "from", "title", "description", "content", "author", "name"];

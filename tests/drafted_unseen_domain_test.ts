@@ -5,8 +5,8 @@
  * not name asks.
  */
 import assert from "node:assert/strict";
-import { draftPolicy } from "../adapters/cli/draft_policy.ts";
-import { readToolDefinitions } from "../adapters/cli/tool_definitions.ts";
+import { draftPolicy } from "../adapters/cli/draft/draft_policy.ts";
+import { readToolDefinitions } from "../adapters/cli/draft/tool_definitions.ts";
 import { Guard } from "../guard/mod.ts";
 import { parsePolicy } from "../guard/policy/text/mod.ts";
 

@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
-import { mcpCommand } from "../adapters/cli/mcp.ts";
-import { memoryIo } from "../adapters/cli/memory_io.ts";
+import { mcpCommand } from "../adapters/cli/commands/mcp.ts";
+import { memoryIo } from "../adapters/cli/io/memory_io.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const DENO = Deno.execPath();

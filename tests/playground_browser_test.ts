@@ -13,7 +13,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { denoIo } from "../adapters/cli/mod.ts";
-import { checkCommand } from "../adapters/cli/check.ts";
+import { checkCommand } from "../adapters/cli/commands/check.ts";
 import { renderBenchReport, traceView } from "../adapters/html/mod.ts";
 import { readTrace } from "../adapters/trace/mod.ts";
 import { parsePolicy } from "../mod.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { playgroundCommand } from "../adapters/cli/playground.ts";
-import { memoryIo } from "../adapters/cli/memory_io.ts";
+import { playgroundCommand } from "../adapters/cli/commands/playground.ts";
+import { memoryIo } from "../adapters/cli/io/memory_io.ts";
 import { loadExamples, replayConversation, servePlayground } from "../adapters/playground/mod.ts";
 import * as pab from "../mod.ts";
 

@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { lineOfPath } from "../adapters/cli/policy_line.ts";
-import { lintPolicyText } from "../adapters/cli/lint_policy.ts";
+import { lineOfPath } from "../adapters/cli/policy/policy_line.ts";
+import { lintPolicyText } from "../adapters/cli/policy/lint_policy.ts";
 
 Deno.test("lineOfPath() finds keys in block and flow YAML, sequence items, and comments do not count", () => {
   const yaml = [

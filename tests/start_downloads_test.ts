@@ -9,7 +9,7 @@
  * which only `pab mcp` and `pab generate --server` load, under adapters/mcp/deno.lock.
  */
 import assert from "node:assert/strict";
-import { SDK_MODULES } from "../adapters/cli/mcp_sdk.ts";
+import { SDK_MODULES } from "../adapters/cli/mcp/mcp_sdk.ts";
 import { COMPILE_TARGETS, compileArgs } from "../adapters/build/release.ts";
 import { moduleGraph, npmNames, ROOT } from "./_module_graph.ts";
 
@@ -44,7 +44,7 @@ Deno.test("deno.lock pins exactly the packages of the code deno run cli.ts resol
   // ...and the demo itself loads every one of them: deno.lock holds nothing the demo can do without.
   const demo = new Set([
     ...(await moduleGraph("cli.ts")).code(false),
-    ...(await moduleGraph("adapters/cli/demo.ts")).code(false),
+    ...(await moduleGraph("adapters/cli/commands/demo.ts")).code(false),
   ]);
   assert.deepEqual(npmNames(demo), direct);
 });
@@ -53,7 +53,8 @@ Deno.test("the code deno run cli.ts resolves reaches every command and benchmark
   const resolved = new Set(localFiles((await moduleGraph("cli.ts")).code(true)));
   const commands = ["check", "lint", "demo", "bench", "generate", "mcp", "playground", "serve", "audit", "hook"];
   const benches = ["bench_office", "bench_agentdojo", "bench_trace_memory", "bench_perf"];
-  for (const name of [...commands, ...benches]) assert.ok(resolved.has(`adapters/cli/${name}.ts`), name);
+  for (const name of commands) assert.ok(resolved.has(`adapters/cli/commands/${name}.ts`), name);
+  for (const name of benches) assert.ok(resolved.has(`adapters/cli/bench/${name}.ts`), name);
   // The modules that load the MCP SDK are the exception: loaded by name, embedded by deno compile's --include.
   for (const module of SDK_MODULES) assert.ok(!resolved.has(module), module);
   const all = (await moduleGraph("cli.ts")).all();

@@ -251,8 +251,8 @@ Deno.test("readTrace() reads or throws TraceError for any JSON shaped like a cha
 });
 
 Deno.test("pab check blocks the hijack in an Anthropic log, and exits 2 on a log that is empty or of no known format", async () => {
-  const { checkCommand } = await import("../adapters/cli/check.ts");
-  const { memoryIo } = await import("../adapters/cli/memory_io.ts");
+  const { checkCommand } = await import("../adapters/cli/commands/check.ts");
+  const { memoryIo } = await import("../adapters/cli/io/memory_io.ts");
   const pab = readTrace(await read("traces/examples/hijack.pab.jsonl"));
   const files = {
     "p.yaml": await read("traces/examples/demo.policy.yaml"),

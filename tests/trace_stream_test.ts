@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { memoryIo } from "../adapters/cli/mod.ts";
-import { loadTrace } from "../adapters/cli/load_trace.ts";
-import { replayTraceFile } from "../adapters/cli/stream_trace.ts";
+import { loadTrace } from "../adapters/cli/replay/load_trace.ts";
+import { replayTraceFile } from "../adapters/cli/replay/stream_trace.ts";
 import {
   openPabTrace,
   readPabTrace,

@@ -8,7 +8,17 @@
  * ({@linkcode COMMANDS}), not the commands themselves: each command's module
  * is loaded only when it runs, so that `pab check` does not load the MCP SDK,
  * the playground or the HTTP server. Import a command from its own module
- * (`adapters/cli/check.ts`), as tests do.
+ * (`adapters/cli/commands/check.ts`), as tests do.
+ *
+ * The folder, by role: `commands/` holds one file per subcommand; `shell/`
+ * what runs them (argument parsing, {@linkcode defineCommand}, the registry,
+ * the errors and how they are reported); `io/` the files, streams and terminal
+ * a command touches ({@linkcode Io}, reading inputs, writing outputs, style);
+ * `policy/` loading and linting policies; `draft/` drafting them from tool
+ * definitions (`pab generate`); `replay/` reading traces and rendering what
+ * `pab check` decided; `mcp/`, `hook/` and `audit/` the pieces of those
+ * commands; `bench/` the benchmarks `pab bench` loads by name; `demo/` the
+ * scripted demo.
  *
  * @example Run `pab check` on a trace, with output collected in memory
  * ```ts
@@ -26,7 +36,8 @@
  *
  * @module
  */
-export { type Bench, benchCommand, BENCHES, runBench } from "./bench.ts";
+export type { Bench } from "./bench/benchmark.ts";
+export { benchCommand, BENCHES, runBench } from "./commands/bench.ts";
 export {
   DependencyError,
   EncodingError,
@@ -34,8 +45,8 @@ export {
   IoError,
   UnsafePathError,
   UsageError,
-} from "./cli_error.ts";
-export type { Command } from "./command.ts";
+} from "./shell/cli_error.ts";
+export type { Command } from "./shell/command.ts";
 export {
   type ArgumentsDef,
   type CommandDef,
@@ -43,13 +54,13 @@ export {
   defineCommand,
   helpText,
   type OptionDef,
-} from "./define_command.ts";
-export { escapeControl } from "./escape_text.ts";
-export { denoIo, fileProblem, type Io, isStdin, type TextWriter } from "./io.ts";
-export type { LintIssue, LintResult } from "./lint_policy.ts";
-export { type MemoryIo, memoryIo, type MemoryIoOptions } from "./memory_io.ts";
-export { type OptionSpec, parseArgs, type ParsedArgs } from "./parse_args.ts";
-export { DEFAULT_MAX_BYTES, expandInputs, readInputChunks, readInputText } from "./read_input.ts";
-export { reportError } from "./report_error.ts";
-export { type CliInfo, type CommandEntry, COMMANDS, runCli } from "./run_cli.ts";
-export { type Style, styleFor } from "./style.ts";
+} from "./shell/define_command.ts";
+export { escapeControl } from "./io/escape_text.ts";
+export { denoIo, fileProblem, type Io, isStdin, type TextWriter } from "./io/io.ts";
+export type { LintIssue, LintResult } from "./policy/lint_policy.ts";
+export { type MemoryIo, memoryIo, type MemoryIoOptions } from "./io/memory_io.ts";
+export { type OptionSpec, parseArgs, type ParsedArgs } from "./shell/parse_args.ts";
+export { DEFAULT_MAX_BYTES, expandInputs, readInputChunks, readInputText } from "./io/read_input.ts";
+export { reportError } from "./shell/report_error.ts";
+export { type CliInfo, type CommandEntry, COMMANDS, runCli } from "./shell/run_cli.ts";
+export { type Style, styleFor } from "./io/style.ts";

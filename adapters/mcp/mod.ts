@@ -22,7 +22,8 @@
  *
  * @module
  */
-export { McpRelay, type McpRelayOptions, type Proposer, type ProposerFactory } from "./mcp_relay.ts";
+export { McpRelay } from "./mcp_relay.ts";
+export type { McpRelayOptions, Proposer, ProposerFactory } from "./relay_options.ts";
 export { runStdioProxy, type StdioProxyOptions } from "./stdio_proxy.ts";
 export { guardForServer, labelServerTools, MCP_CAST, type ServerGuardOptions } from "./guard_for_server.ts";
 export { labelFromAnnotations, labelFromIfc, ServerSignals, type ToolAnnotations } from "./server_signals.ts";

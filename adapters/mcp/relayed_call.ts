@@ -8,7 +8,7 @@
  */
 import { meet } from "../../core/mod.ts";
 import { type Decision, errorText, gapKey, type ProposeResult, withLabel } from "../../guard/mod.ts";
-import type { McpRelayOptions, Proposer } from "./mcp_relay.ts";
+import type { McpRelayOptions, Proposer } from "./relay_options.ts";
 import { modelView, untrustedLabel } from "./model_view.ts";
 import type { Response, Side } from "./own_requests.ts";
 import type { ServerSignals } from "./server_signals.ts";

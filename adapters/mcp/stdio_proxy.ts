@@ -9,7 +9,8 @@ import type { Label } from "../../core/mod.ts";
 import type { Policy } from "../../guard/mod.ts";
 import { ChildTransport } from "./child_transport.ts";
 import { LineTransport } from "./line_transport.ts";
-import { McpRelay, type ProposerFactory } from "./mcp_relay.ts";
+import { McpRelay } from "./mcp_relay.ts";
+import type { ProposerFactory } from "./relay_options.ts";
 
 /** How to start the proxy. */
 export interface StdioProxyOptions {

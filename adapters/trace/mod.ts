@@ -64,11 +64,5 @@ export { detectTraceFormat, readTrace, type TraceFormat } from "./read_trace.ts"
 export { formatTrace } from "./format_trace.ts";
 export { feedRecordedResult } from "./feed_result.ts";
 export { TraceError } from "./trace_error.ts";
-export {
-  type ReplayedCall,
-  type ReplayNote,
-  type ReplayOptions,
-  type ReplayReason,
-  replayTrace,
-  type TraceReplay,
-} from "./replay_trace.ts";
+export { replayTrace } from "./replay_trace.ts";
+export type { ReplayedCall, ReplayNote, ReplayOptions, ReplayReason, TraceReplay } from "./trace_replay.ts";

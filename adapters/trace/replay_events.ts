@@ -5,7 +5,7 @@
  * @module
  */
 import { explainDecision, Guard, type Policy } from "../../guard/mod.ts";
-import type { ReplayedCall, ReplayOptions, TraceReplay } from "./replay_trace.ts";
+import type { ReplayedCall, ReplayOptions, TraceReplay } from "./trace_replay.ts";
 import type { ResultEvent, TraceEvent } from "./trace.ts";
 import { feedRecordedResult } from "./feed_result.ts";
 

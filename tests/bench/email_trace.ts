@@ -15,7 +15,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { seededRandom } from "../../adapters/cli/seeded_random.ts";
+import { seededRandom } from "../../adapters/cli/bench/seeded_random.ts";
 
 const { values } = parseArgs({
   args: Deno.args,

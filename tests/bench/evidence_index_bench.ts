@@ -10,7 +10,7 @@
  * @module
  */
 import { EvidenceIndex, tokenize } from "../../harvest/mod.ts";
-import { seededRandom } from "../../adapters/cli/seeded_random.ts";
+import { seededRandom } from "../../adapters/cli/bench/seeded_random.ts";
 
 const SIZES = [10, 100, 1000] as const;
 /** The argument being checked: the attacker's address, planted in one e-mail. */

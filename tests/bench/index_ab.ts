@@ -10,8 +10,8 @@
  *
  * @module
  */
-import { makeOutputs } from "../../adapters/cli/perf_workload.ts";
-import { seededRandom } from "../../adapters/cli/seeded_random.ts";
+import { makeOutputs } from "../../adapters/cli/bench/perf_workload.ts";
+import { seededRandom } from "../../adapters/cli/bench/seeded_random.ts";
 
 const other = Deno.args[0];
 if (!other) throw new TypeError("Cannot compare: give the other checkout's harvest/mod.ts");

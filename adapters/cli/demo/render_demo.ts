@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { formatCall } from "../format_call.ts";
-import type { Style } from "../style.ts";
+import { formatCall } from "../replay/format_call.ts";
+import type { Style } from "../io/style.ts";
 import type { DemoCall, DemoReport } from "./run_demo.ts";
 import type { Origin } from "./scripted_agent.ts";
 
@@ -39,7 +39,7 @@ export interface RenderedDemo {
  * @example
  * ```ts ignore
  * import { renderDemo } from "./render_demo.ts";
- * import { styleFor } from "../style.ts";
+ * import { styleFor } from "../io/style.ts";
  * const { text } = renderDemo(report, "http://localhost:8000", styleFor({ isTerminal: false, noColor: true }));
  * ```
  */

@@ -1,0 +1,142 @@
+/**
+ * `pab bench serve`: decisions per second through `pab serve` (about 3 KB of
+ * tool output recorded per decision), where a step's time goes, and, on
+ * request, a soak (RSS over minutes with sessions made and deleted) and a
+ * scale run (throughput from 10 to 5,000 live sessions).
+ *
+ * @module
+ */
+import { benchPolicy, loadServer, type ServeLoadResult, splitStep } from "./serve_load.ts";
+import { SessionHost, startServer } from "../../serve/mod.ts";
+import { openStore } from "../../store/mod.ts";
+import type { Bench } from "./benchmark.ts";
+import { type CommandInput, defineCommand } from "../shell/define_command.ts";
+import type { Io } from "../io/io.ts";
+import process from "node:process";
+
+/** The bench. */
+export const serveBench: Bench = {
+  summary: "Decisions per second through pab serve (3 KB recorded per decision), the time split, soak and scale",
+  run: (args, io) => command.run(args, io),
+};
+
+const command = defineCommand({
+  name: "bench serve",
+  summary: serveBench.summary,
+  description: `Start pab serve in this process and load it over HTTP: N sessions, each step
+recording a tool output (--output-chars, default 3000) and deciding a call.
+Prints decisions per second, p50 and p99 step latency, and the split of a
+step's time (recording, decision, store and the audit hashing within it, host, JSON, HTTP) measured by running
+the same steps with fewer layers. --soak M runs M minutes with sessions made
+and deleted every 20 steps and samples RSS; --scale runs 10, 1,000 and 5,000
+live sessions with 10 clients.`,
+  options: {
+    store: { type: "string", description: "The store: :memory: (default) or a KV file such as /tmp/pab/bench.kv" },
+    sessions: { type: "integer", description: "Concurrent sessions (default 50)" },
+    seconds: { type: "integer", description: "Seconds of load (default 10)" },
+    "output-chars": { type: "integer", description: "Characters of tool output per decision (default 3000)" },
+    "soak-minutes": { type: "integer", description: "Also soak for this many minutes and report RSS" },
+    scale: { type: "boolean", description: "Also measure throughput at 10, 1,000 and 5,000 live sessions" },
+    json: { type: "boolean", description: "Print the figures as JSON (schemaVersion 1)" },
+  },
+  exitCodes: "0 measured (targets met or not: read them); 2 bad usage.",
+  run: runServeBench,
+});
+
+async function runServeBench(input: CommandInput, io: Io): Promise<number> {
+  const where = input.string("store") ?? ":memory:";
+  const chars = input.integer("output-chars") ?? 3000;
+  const sessions = input.integer("sessions") ?? 50;
+  const seconds = input.integer("seconds") ?? 10;
+  const figures: Record<string, unknown> = { schemaVersion: 1, store: where, outputChars: chars };
+  const say = (line: string) => input.flag("json") ? Promise.resolve() : io.stdout.write(`${line}\n`);
+  const cpuBefore = process.cpuUsage();
+  const load = await withServer(where, (url) => loadServer(url, { sessions, seconds, outputChars: chars }));
+  const cpu = process.cpuUsage(cpuBefore);
+  // CPU time per decision: on a busy machine, wall time also counts the time other processes had the cores.
+  const cpuUsPerDecision = Math.round((cpu.user + cpu.system) / Math.max(1, load.decisions));
+  figures.load = { ...load, cpuUsPerDecision, perCpuSecond: Math.round(1e6 / cpuUsPerDecision) };
+  await say(
+    `${line(load)} (${where}); ${cpuUsPerDecision} us of CPU per decision (${
+      Math.round(1e6 / cpuUsPerDecision)
+    } per CPU-second)`,
+  );
+  const split = await withStore(where, (store) => splitStep(store, cpuUsPerDecision, chars));
+  figures.splitUsPerStep = split;
+  await say(
+    `split per step (us): recording ${split.recordingUs}, decision ${split.decisionUs}, store ${split.storeUs} ` +
+      `(audit hashing ${split.auditHashUs}), ` +
+      `host ${split.hostUs}, JSON ${split.jsonUs}, HTTP and client ${split.httpUs}`,
+  );
+  const soak = input.integer("soak-minutes");
+  if (soak) {
+    const samples: { s: number; rssMiB: number; decisions: number }[] = [];
+    const start = performance.now();
+    const result = await withServer(where, (url) =>
+      loadServer(url, {
+        sessions,
+        seconds: soak * 60,
+        outputChars: chars,
+        churn: 20,
+        onTick: (decisions) => {
+          const s = Math.round((performance.now() - start) / 1000);
+          if (s % 10 === 0) samples.push({ s, rssMiB: Math.round(Deno.memoryUsage().rss / 2 ** 20), decisions });
+        },
+      }));
+    // RSS after the first tenth (warm-up) against the highest later sample.
+    const settled = samples.filter((sample) => sample.s >= soak * 6);
+    const first = settled[0]?.rssMiB ?? 0;
+    const peak = Math.max(...settled.map((sample) => sample.rssMiB));
+    figures.soak = { minutes: soak, ...result, rssFirstMiB: first, rssPeakMiB: peak, samples };
+    await say(
+      `soak ${soak} min: ${line(result)}; RSS ${first} MiB after warm-up, peak ${peak} MiB (+${
+        Math.round((peak / first - 1) * 100)
+      }%)`,
+    );
+  }
+  if (input.flag("scale")) {
+    const scale: ServeLoadResult[] = [];
+    for (const live of [10, 1000, 5000]) {
+      const result = await withServer(
+        where,
+        (url) => loadServer(url, { sessions: live, clients: 10, seconds, outputChars: chars }),
+      );
+      scale.push(result);
+      await say(`${live} live sessions, 10 clients: ${line(result)}`);
+    }
+    figures.scale = scale;
+  }
+  if (input.flag("json")) await io.stdout.write(`${JSON.stringify(figures)}\n`);
+  return 0;
+}
+
+function line(result: ServeLoadResult): string {
+  return `${result.sessions} sessions: ${result.decisions} decisions in ${result.seconds} s, ${result.perSecond}/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`;
+}
+
+async function withStore<T>(
+  where: string,
+  task: (store: Awaited<ReturnType<typeof openStore>>) => Promise<T>,
+): Promise<T> {
+  const path = where === ":memory:" ? where : `${where}.${crypto.randomUUID()}`;
+  const store = await openStore(path);
+  try {
+    return await task(store);
+  } finally {
+    store.close();
+    if (path !== where) {
+      for (const suffix of ["", "-wal", "-shm"]) await Deno.remove(`${path}${suffix}`).catch(() => {});
+    }
+  }
+}
+
+function withServer<T>(where: string, task: (url: string) => Promise<T>): Promise<T> {
+  return withStore(where, async (store) => {
+    const server = startServer(new SessionHost(benchPolicy(), store), { version: "bench", port: 0 });
+    try {
+      return await task(server.url);
+    } finally {
+      await server.shutdown();
+    }
+  });
+}

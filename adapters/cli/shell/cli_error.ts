@@ -1,0 +1,130 @@
+/**
+ * Errors a command reports and exits 2 for: bad usage, or input it cannot
+ * read or output it cannot write. They are local to the CLI; the message is
+ * ready to print.
+ *
+ * @module
+ */
+import { PabError } from "../../../core/mod.ts";
+
+/**
+ * A command was used wrongly: an unknown option, a missing argument.
+ * The CLI prints the message and where to find the usage, and exits 2.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { UsageError } from "./cli_error.ts";
+ * const error = new UsageError("missing --policy FILE", "check");
+ * assert.deepEqual([error.code, error.command], ["ERR_CLI_USAGE", "check"]);
+ * ```
+ */
+export class UsageError extends PabError {
+  /** The command whose usage to point at (empty for pab itself). */
+  readonly command: string;
+
+  /** Make a usage error. */
+  constructor(message: string, command = "") {
+    super("ERR_CLI_USAGE", message);
+    this.name = "UsageError";
+    this.command = command;
+  }
+}
+
+/**
+ * A file could not be read or written, or a server could not start. The
+ * message says what, where, and how to fix it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { IoError } from "./cli_error.ts";
+ * const error = new IoError('Cannot read policy "p.yaml": no such file or directory (check the path)');
+ * assert.equal(error.code, "ERR_CLI_IO");
+ * ```
+ */
+export class IoError extends PabError {
+  /** Make an I/O error. */
+  constructor(message: string) {
+    super("ERR_CLI_IO", message);
+    this.name = "IoError";
+  }
+}
+
+/**
+ * An input is not valid UTF-8 text. The message names the file and the byte
+ * offset, and never echoes the bytes themselves.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { EncodingError } from "./cli_error.ts";
+ * assert.equal(new EncodingError('Cannot read trace "t.jsonl": not valid UTF-8').code, "ERR_CLI_ENCODING");
+ * ```
+ */
+export class EncodingError extends PabError {
+  /** Make an encoding error. */
+  constructor(message: string) {
+    super("ERR_CLI_ENCODING", message);
+    this.name = "EncodingError";
+  }
+}
+
+/**
+ * An input is larger than `--max-bytes` allows. Reading stops at the limit.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { InputTooLargeError } from "./cli_error.ts";
+ * assert.equal(new InputTooLargeError('Cannot read trace "big.jsonl": more than 10 bytes').code, "ERR_CLI_TOO_LARGE");
+ * ```
+ */
+export class InputTooLargeError extends PabError {
+  /** Make a too-large error. */
+  constructor(message: string) {
+    super("ERR_CLI_TOO_LARGE", message);
+    this.name = "InputTooLargeError";
+  }
+}
+
+/**
+ * A write was refused because its path goes through a symbolic link, or the
+ * file already exists: pab creates output files only anew, and never follows
+ * a link someone may have planted.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { UnsafePathError } from "./cli_error.ts";
+ * assert.equal(new UnsafePathError('Cannot write "/tmp/pab/x": "/tmp/pab" is a symbolic link').code, "ERR_CLI_UNSAFE_PATH");
+ * ```
+ */
+export class UnsafePathError extends PabError {
+  /** Make an unsafe-path error. */
+  constructor(message: string) {
+    super("ERR_CLI_UNSAFE_PATH", message);
+    this.name = "UnsafePathError";
+  }
+}
+
+/**
+ * A command needs a package that the lock file it runs under does not pin:
+ * `pab mcp` and `pab generate --server` need the MCP SDK, which `deno.lock`
+ * leaves out (so that `deno task start` does not download it) and `adapters/mcp/deno.lock`
+ * pins.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DependencyError } from "./cli_error.ts";
+ * assert.equal(new DependencyError("Cannot load the MCP SDK: deno.lock does not pin it").code, "ERR_CLI_DEPENDENCY");
+ * ```
+ */
+export class DependencyError extends PabError {
+  /** Make a dependency error. */
+  constructor(message: string) {
+    super("ERR_CLI_DEPENDENCY", message);
+    this.name = "DependencyError";
+  }
+}

@@ -1,3 +1,4 @@
+import { isRecord } from "../../core/mod.ts";
 /**
  * The `hooks` block of Claude Code's `.claude/settings.json` that runs pab,
  * in command or HTTP form, and its merge into a user's existing settings
@@ -118,8 +119,4 @@ function isPabHandler(handler: unknown): boolean {
     return /\bhook claude-code\b/.test(handler.command);
   }
   return handler.type === "http" && typeof handler.url === "string" && /\/v1\/hooks\/claude-code$/.test(handler.url);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -28,6 +28,8 @@
  */
 export { type Bench, benchCommand, BENCHES, runBench } from "./bench.ts";
 export {
+  CLI_ERROR_CODES,
+  type CliErrorCode,
   DependencyError,
   EncodingError,
   InputTooLargeError,

@@ -7,7 +7,7 @@
  */
 import type { Transport } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/transport.js";
 import type { JSONRPCMessage } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
-import type { Label, Ledger } from "../../core/mod.ts";
+import { isRecord, type Label, type Ledger } from "../../core/mod.ts";
 import { errorText, type Guard, type Policy } from "../../guard/mod.ts";
 import { DESCRIPTIONS_TOOL, guardForServer, type ServerGuardOptions } from "./guard_for_server.ts";
 import type { LineProblem } from "./json_rpc_lines.ts";
@@ -15,7 +15,6 @@ import { OwnRequests, type Response, type Side } from "./own_requests.ts";
 import { type CallContext, RelayedCall } from "./relayed_call.ts";
 import { ServerSignals } from "./server_signals.ts";
 import { ToolCatalog } from "./tool_catalog.ts";
-import { isRecord } from "./_is_record.ts";
 
 /** How to relay. */
 export interface McpRelayOptions {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { meet } from "../../core/mod.ts";
+import { isRecord, meet } from "../../core/mod.ts";
 import { type Decision, errorText, gapKey, type ProposeResult, withLabel } from "../../guard/mod.ts";
 import type { McpRelayOptions, Proposer } from "./mcp_relay.ts";
 import { modelView, untrustedLabel } from "./model_view.ts";
@@ -22,7 +22,6 @@ import {
   vouchElicitation,
 } from "./tool_call_answers.ts";
 import type { ToolCatalog } from "./tool_catalog.ts";
-import { isRecord } from "./_is_record.ts";
 
 type Message = Record<string, unknown> & { id?: string | number; method?: string; params?: unknown };
 

@@ -5,6 +5,12 @@
  */
 import { PabError } from "../../core/mod.ts";
 
+/** Every code a {@linkcode PolicyError} carries (a closed list). */
+export const POLICY_ERROR_CODES = ["ERR_POLICY_INVALID"] as const;
+
+/** A code of {@linkcode POLICY_ERROR_CODES}. */
+export type PolicyErrorCode = typeof POLICY_ERROR_CODES[number];
+
 /** One problem found in a policy: where it is, what is wrong and how to fix it. */
 export interface PolicyIssue {
   /** Dotted path to the offending key, such as `tools.send_email.args.to.alow`. */
@@ -28,7 +34,7 @@ export interface PolicyIssue {
  * assert.equal(error.message, 'Cannot load policy "policy.yaml": 1 issue\n  - at tools.x.alow: unknown key "alow" (did you mean "allow"?)');
  * ```
  */
-export class PolicyError extends PabError {
+export class PolicyError extends PabError<PolicyErrorCode> {
   /** Every problem found. */
   readonly issues: readonly PolicyIssue[];
   /** The policy's name (usually its file name). */

@@ -5,11 +5,11 @@
  */
 import { PabError } from "../../core/mod.ts";
 
-/** Every code a {@linkcode PolicyError} carries (a closed list). */
-export const POLICY_ERROR_CODES = ["ERR_POLICY_INVALID"] as const;
+/** The code a {@linkcode PolicyError} carries. */
+export type PolicyErrorCode = "ERR_POLICY_INVALID";
 
-/** A code of {@linkcode POLICY_ERROR_CODES}. */
-export type PolicyErrorCode = typeof POLICY_ERROR_CODES[number];
+/** Every {@linkcode PolicyErrorCode}, at run time (a closed list). */
+export const POLICY_ERROR_CODES: readonly PolicyErrorCode[] = ["ERR_POLICY_INVALID"];
 
 /** One problem found in a policy: where it is, what is wrong and how to fix it. */
 export interface PolicyIssue {

@@ -18,14 +18,14 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import { PabError } from "./errors.ts";
- * class PingError extends PabError<"ERR_PING_LOST"> {
+ * class ReadError extends PabError<"ERR_TRACE_INVALID"> {
  *   constructor(message: string) {
- *     super("ERR_PING_LOST", message);
- *     this.name = "PingError";
+ *     super("ERR_TRACE_INVALID", message);
+ *     this.name = "ReadError";
  *   }
  * }
- * const error = new PingError("Cannot ping: no answer");
- * assert.equal(error.code, "ERR_PING_LOST");
+ * const error = new ReadError("Cannot read trace \"t.json\": not JSON");
+ * assert.equal(error.code, "ERR_TRACE_INVALID");
  * assert.ok(error instanceof PabError && error instanceof Error);
  * ```
  */

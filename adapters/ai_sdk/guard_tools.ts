@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { isRecord } from "../../core/mod.ts";
+import { errorText, isRecord } from "../../core/mod.ts";
 import type { ModelMessage } from "npm:ai@7.0.173";
 import { explainDecision, type Guard, ShownDecisions, ToolCallDenied } from "../../guard/mod.ts";
 
@@ -117,7 +117,7 @@ export function guardTools<TOOLS extends ToolsObject>(guard: Guard, tools: TOOLS
       try {
         decision = guard.decide(toolCall.toolName, asArgs(toolCall.input));
       } catch (error) {
-        return { type: "denied", reason: `pab denied this call: ${error instanceof Error ? error.message : error}` };
+        return { type: "denied", reason: `pab denied this call: ${errorText(error)}` };
       }
       if (decision.outcome === "allow") return "not-applicable";
       if (decision.outcome === "confirm" && typeof toolCall.toolCallId === "string") {

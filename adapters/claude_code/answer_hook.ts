@@ -11,8 +11,8 @@
  *
  * @module
  */
-import { fingerprintCall, type Label, makeLabel } from "../../core/mod.ts";
-import { errorText, explainDecision, ReservationError } from "../../guard/mod.ts";
+import { errorText, fingerprintCall, type Label, makeLabel } from "../../core/mod.ts";
+import { explainDecision, ReservationError } from "../../guard/mod.ts";
 import { RequestError, type SessionHost } from "../serve/mod.ts";
 import { guardArgs } from "./tool_input/mod.ts";
 import { failed, type HookAnswer, NO_DECISION, permission } from "./hook_answer.ts";

@@ -7,8 +7,8 @@
  */
 import type { Transport } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/transport.js";
 import type { JSONRPCMessage } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
-import { isRecord, type Label, type Ledger } from "../../core/mod.ts";
-import { errorText, type Guard, type Policy } from "../../guard/mod.ts";
+import { errorText, isRecord, type Label, type Ledger } from "../../core/mod.ts";
+import type { Guard, Policy } from "../../guard/mod.ts";
 import { DESCRIPTIONS_TOOL, guardForServer, type ServerGuardOptions } from "./guard_for_server.ts";
 import type { LineProblem } from "./json_rpc_lines.ts";
 import { OwnRequests, type Response, type Side } from "./own_requests.ts";

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { isRecord, meet } from "../../core/mod.ts";
-import { type Decision, errorText, gapKey, type ProposeResult, withLabel } from "../../guard/mod.ts";
+import { errorText, isRecord, meet } from "../../core/mod.ts";
+import { type Decision, gapKey, type ProposeResult, withLabel } from "../../guard/mod.ts";
 import type { McpRelayOptions, Proposer } from "./mcp_relay.ts";
 import { modelView, untrustedLabel } from "./model_view.ts";
 import type { Response, Side } from "./own_requests.ts";

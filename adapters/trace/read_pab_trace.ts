@@ -5,7 +5,7 @@
  * @module
  */
 import { checkJsonShape } from "./json_shape.ts";
-import { TraceError } from "./trace_error.ts";
+import { traceFailure as fail } from "./trace_error.ts";
 import type { Actor, CallEvent, ReadTraceOptions, ResultEvent, Trace, TraceEvent } from "./trace.ts";
 import { TRACE_SCHEMA_VERSION } from "./trace.ts";
 import { closestWord, errorText, isRecord } from "../../core/mod.ts";
@@ -287,10 +287,6 @@ function checkKeys(value: Record<string, unknown>, known: readonly string[], whe
       guess ? `did you mean ${JSON.stringify(guess)}?` : `${what} may have ${known.join(", ")}`,
     );
   }
-}
-
-function fail(where: string, what: string, fix: string): TraceError {
-  return new TraceError(`Cannot read trace ${where}: ${what} (${fix})`);
 }
 
 function describe(value: unknown): string {

@@ -1,4 +1,3 @@
-import { isRecord } from "../../core/mod.ts";
 /**
  * The `hooks` block of Claude Code's `.claude/settings.json` that runs pab,
  * in command or HTTP form, and its merge into a user's existing settings
@@ -10,6 +9,7 @@ import { isRecord } from "../../core/mod.ts";
  *
  * @module
  */
+import { isRecord } from "../../core/mod.ts";
 
 /** The events pab answers, and whether each takes a tool matcher. */
 const EVENTS: readonly (readonly [string, boolean])[] = [

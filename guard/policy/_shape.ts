@@ -1,8 +1,8 @@
-import { isRecord } from "../../core/mod.ts";
 // Private: the few schema shapes a policy file is checked against (strings, enums, arrays, strict objects, records,
 // unions), each reporting issues with a code and a path, as zod/mini's did: same codes, same paths, same order, same
 // parsed value. Hand-written because zod was a fifth of the core bundle; tests/policy_shape_properties_test.ts checks
 // the two agree.
+import { isRecord } from "../../core/mod.ts";
 
 /** One problem found, with where it is (`path`) and what was there (`input`). */
 export interface ShapeIssue {

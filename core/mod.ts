@@ -32,4 +32,6 @@ export { canonicalJson } from "./canonical_json.ts";
 export { type CanonicalCopy, canonicalCopy, COPY_DEPTH_LIMIT, COPY_LENGTH_LIMIT } from "./canonical_copy.ts";
 export { closestWord } from "./closest_word.ts";
 export { fingerprintCall, fingerprintCanonical, sha256Hex } from "./fingerprint.ts";
-export { type ErrorCode, PabError } from "./errors.ts";
+export { PabError } from "./errors.ts";
+export { errorText } from "./error_text.ts";
+export { isRecord } from "./is_record.ts";

@@ -8,6 +8,7 @@
  * @module
  */
 import { atMost, formatLabel, type Label, meet } from "./label.ts";
+import { errorText } from "./error_text.ts";
 
 /** A label whose `unknown` part names the unlabelled tools it came from. */
 export interface PartialLabel {
@@ -143,8 +144,4 @@ export function settle(label: PartialLabel, casts: Readonly<Record<string, Cast>
 export function formatPartialLabel(label: PartialLabel): string {
   const known = formatLabel(label.known);
   return label.unknown.length ? `${known} + unknown from ${label.unknown.join(", ")}` : known;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

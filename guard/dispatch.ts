@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { canonicalJson, formatPartialLabel, type PartialLabel } from "../core/mod.ts";
+import { canonicalJson, errorText, formatPartialLabel, type PartialLabel } from "../core/mod.ts";
 import type { Branch } from "./branch.ts";
 import { type Decision, makeDecision, type Recovery, type RecoveryStep } from "./decision.ts";
 import { planEffects } from "./effect_plan.ts";
@@ -17,7 +17,7 @@ import { planRecovery } from "./plan_recovery.ts";
 import { recordOutput } from "./record_output.ts";
 import type { Ruling } from "./ruling.ts";
 import { judgeState, type Session } from "./session.ts";
-import { errorText, type ToolCall } from "./tool_call.ts";
+import type { ToolCall } from "./tool_call.ts";
 
 /** How many times the user is asked about one call before it is blocked (new gaps may appear while asking). */
 const MAX_ASKS = 3;

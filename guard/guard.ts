@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { knownLabel, type Ledger, type PartialLabel } from "../core/mod.ts";
+import { errorText, knownLabel, type Ledger, type PartialLabel } from "../core/mod.ts";
 import type { AnswerValue } from "./answer_schema.ts";
 import { Branch } from "./branch.ts";
 import { type Decision, makeDecision, type Recovery } from "./decision.ts";
@@ -31,7 +31,7 @@ import { type RecordOptions, recordOutput } from "./record_output.ts";
 import type { Ruling } from "./ruling.ts";
 import { judgeState, openSession, type Session } from "./session.ts";
 import type { Source } from "./source.ts";
-import { errorText, makeToolCall } from "./tool_call.ts";
+import { makeToolCall } from "./tool_call.ts";
 import { ToolCallDenied } from "./tool_call_denied.ts";
 
 /**

@@ -6,6 +6,30 @@
 import { PabError } from "../core/mod.ts";
 
 /**
+ * Every code the guard's errors carry (a closed list), one class each:
+ * `ToolCallDenied` and the classes of this file.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { GUARD_ERROR_CODES } from "./guard_errors.ts";
+ * assert.ok(GUARD_ERROR_CODES.includes("ERR_RULING_REFUSED"));
+ * ```
+ */
+export const GUARD_ERROR_CODES = [
+  "ERR_TOOL_CALL_DENIED",
+  "ERR_SCHEMA_MISMATCH",
+  "ERR_SCHEMA_UNKNOWN",
+  "ERR_RULING_REFUSED",
+  "ERR_BRANCH_CLOSED",
+  "ERR_LABEL_INVALID",
+  "ERR_RESERVATION_UNKNOWN",
+] as const;
+
+/** A code of {@linkcode GUARD_ERROR_CODES}. */
+export type GuardErrorCode = typeof GUARD_ERROR_CODES[number];
+
+/**
  * An answer leaving a child branch did not fit the schema fixed before the branch read anything.
  *
  * @example
@@ -15,7 +39,7 @@ import { PabError } from "../core/mod.ts";
  * assert.equal(new SchemaError("Cannot accept answer: fields [] do not match [\"ok\"]").code, "ERR_SCHEMA_MISMATCH");
  * ```
  */
-export class SchemaError extends PabError {
+export class SchemaError extends PabError<GuardErrorCode> {
   /** Make a schema error. */
   constructor(message: string) {
     super("ERR_SCHEMA_MISMATCH", message);
@@ -24,7 +48,7 @@ export class SchemaError extends PabError {
 }
 
 /** A child branch was asked for with a schema the policy does not define (thrown by `Guard.fork`). */
-export class UnknownSchemaError extends PabError {
+export class UnknownSchemaError extends PabError<GuardErrorCode> {
   /** Make the error. */
   constructor(message: string) {
     super("ERR_SCHEMA_UNKNOWN", message);
@@ -38,7 +62,7 @@ export class UnknownSchemaError extends PabError {
  * (thrown by `Guard.requestRuling`). A forged, spent or mismatched ruling
  * offered to `propose` is not an error: it is ignored with a `ruling-ignored` note.
  */
-export class RulingError extends PabError {
+export class RulingError extends PabError<GuardErrorCode> {
   /** Make a ruling error. */
   constructor(message: string) {
     super("ERR_RULING_REFUSED", message);
@@ -47,7 +71,7 @@ export class RulingError extends PabError {
 }
 
 /** A closed child branch was used again. */
-export class BranchClosedError extends PabError {
+export class BranchClosedError extends PabError<GuardErrorCode> {
   /** Make the error. */
   constructor(message: string) {
     super("ERR_BRANCH_CLOSED", message);
@@ -60,7 +84,7 @@ export class BranchClosedError extends PabError {
  * It is thrown only after the branch took the strictest label and the output
  * was recorded under it, so nothing is lost and nothing leaks.
  */
-export class LabelError extends PabError {
+export class LabelError extends PabError<GuardErrorCode> {
   /** Make the error. */
   constructor(message: string) {
     super("ERR_LABEL_INVALID", message);
@@ -69,7 +93,7 @@ export class LabelError extends PabError {
 }
 
 /** `Guard.complete` was given a reservation this guard did not make, or one already completed. */
-export class ReservationError extends PabError {
+export class ReservationError extends PabError<GuardErrorCode> {
   /** Make the error. */
   constructor(message: string) {
     super("ERR_RESERVATION_UNKNOWN", message);

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { knownLabel, meetPartial, type PartialLabel } from "../core/mod.ts";
+import { errorText, knownLabel, meetPartial, type PartialLabel } from "../core/mod.ts";
 import { weakEvidence } from "../harvest/mod.ts";
 import type { Evidence, Gap, Note } from "./gap.ts";
 import { type Policy, type ToolPolicy, toolPolicy } from "./policy/mod.ts";
@@ -65,9 +65,7 @@ export function judge(state: JudgeState, call: ToolCall): Judgement {
       gaps: [{
         code: "guard-error",
         severity: "block",
-        message: `the guard failed while deciding, so the call is blocked: ${
-          error instanceof Error ? error.message : String(error)
-        }`,
+        message: `the guard failed while deciding, so the call is blocked: ${errorText(error)}`,
       }],
       notes: [],
       evidence: [],

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { isTrust, type Label, makeLabel } from "../core/mod.ts";
+import { errorText, isTrust, type Label, makeLabel } from "../core/mod.ts";
 
 /** The key that marks a {@linkcode LabelledValue}. */
 export const LABELLED: unique symbol = Symbol.for("pab.labelled");
@@ -65,6 +65,6 @@ export function checkLabel(value: unknown): Label | string {
     if (!isTrust(trust)) return `trust must be "suspicious", "attested" or "trusted", got ${JSON.stringify(trust)}`;
     return makeLabel(readers, trust);
   } catch (error) {
-    return `it cannot be read: ${error instanceof Error ? error.message : String(error)}`;
+    return `it cannot be read: ${errorText(error)}`;
   }
 }

@@ -3,11 +3,10 @@
  *
  * @module
  */
-import { formatPartialLabel, knownLabel } from "../core/mod.ts";
+import { errorText, formatPartialLabel, knownLabel } from "../core/mod.ts";
 import { type AnswerValue, attestAnswer } from "./answer_schema.ts";
 import type { Branch } from "./branch.ts";
 import type { Session } from "./session.ts";
-import { errorText } from "./tool_call.ts";
 
 /**
  * Close a child branch and merge its answer into the parent with the schema's

@@ -47,13 +47,15 @@ export {
   type Policy,
   type PolicyDefaults,
   PolicyError,
+  type PolicyErrorCode,
   type PolicyIssue,
   type Recipient,
   type ToolPolicy,
   toolPolicy,
   WAIVABLE_GAP_CODES,
 } from "./policy/mod.ts";
-export { errorText, makeToolCall, type ToolCall } from "./tool_call.ts";
+export { makeToolCall, type ToolCall } from "./tool_call.ts";
+export { errorText } from "../core/mod.ts";
 export { incomingLabel, judge, type Judgement, type JudgeState } from "./judge.ts";
 export { type AppliedRule, appliedRules, isDestinationName, isOutward } from "./outward.ts";
 export { type DesignationOptions, escalate, type Escalation, isDesignated, isSelectorName } from "./designation.ts";
@@ -82,6 +84,8 @@ export type { RecordOptions } from "./record_output.ts";
 export { ToolCallDenied } from "./tool_call_denied.ts";
 export {
   BranchClosedError,
+  GUARD_ERROR_CODES,
+  type GuardErrorCode,
   LabelError,
   ReservationError,
   RulingError,

@@ -16,7 +16,7 @@
  */
 import type { Gap, GapCode } from "./gap.ts";
 import type { Recovery, RecoveryStep } from "./decision.ts";
-import { meetPartial, type PartialLabel } from "../core/mod.ts";
+import { errorText, meetPartial, type PartialLabel } from "../core/mod.ts";
 import { incomingLabel, judge, type Judgement, type JudgeState } from "./judge.ts";
 import { effectKey, GAP_KINDS } from "./policy/mod.ts";
 import type { ApproverRule } from "./ruling.ts";
@@ -234,7 +234,7 @@ function askRule(
     });
     return answer === true ? true : typeof answer === "string" ? answer : "its rule says no";
   } catch (error) {
-    return `its rule failed: ${error instanceof Error ? error.message : String(error)}`;
+    return `its rule failed: ${errorText(error)}`;
   }
 }
 

@@ -5,6 +5,7 @@
  * @module
  */
 import {
+  errorText,
   knownLabel,
   type Label,
   type Ledger,
@@ -24,7 +25,6 @@ import { checkLabel } from "./labelled.ts";
 import { type Policy, toolPolicy } from "./policy/mod.ts";
 import { LEAF_DEPTH_LIMIT, readLeaves } from "./read_leaves.ts";
 import { compileFieldPatterns, structuredLeaves } from "../harvest/mod.ts";
-import { errorText } from "./tool_call.ts";
 
 /** Options for recording one tool output. */
 export interface RecordOptions {

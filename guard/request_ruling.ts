@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { PartialLabel } from "../core/mod.ts";
+import { errorText, type PartialLabel } from "../core/mod.ts";
 import type { Branch } from "./branch.ts";
 import type { Decision } from "./decision.ts";
 import type { Gap } from "./gap.ts";
@@ -11,7 +11,7 @@ import { RulingError } from "./guard_errors.ts";
 import { judge } from "./judge.ts";
 import type { Ruling } from "./ruling.ts";
 import { judgeState, type Session } from "./session.ts";
-import { errorText, makeToolCall, type ToolCall } from "./tool_call.ts";
+import { makeToolCall, type ToolCall } from "./tool_call.ts";
 
 /**
  * Ask an approver for a ruling, bound to the open gaps in its mandate and to

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { type CanonicalCopy, canonicalCopy, fingerprintCanonical } from "../core/mod.ts";
+import { type CanonicalCopy, canonicalCopy, errorText, fingerprintCanonical } from "../core/mod.ts";
 
 /** One exact tool call: the tool, a private frozen copy of its arguments and their fingerprint. */
 export interface ToolCall {
@@ -66,14 +66,5 @@ export function makeToolCall(tool: unknown, args: unknown): ToolCall {
     return Object.freeze({ tool, args: copy, fingerprint: fingerprintCanonical(tool, copied.json) });
   } catch (error) {
     return Object.freeze({ tool, args: copy, fingerprint: "", problem: errorText(error) });
-  }
-}
-
-/** An error's message, or the thrown value as text. */
-export function errorText(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return "an unprintable error";
   }
 }

@@ -6,6 +6,7 @@
 import { PabError } from "../core/mod.ts";
 import type { Decision } from "./decision.ts";
 import { explainDecision } from "./explain_decision.ts";
+import type { GuardErrorCode } from "./guard_errors.ts";
 
 /**
  * A tool call was denied. `decision` says why and, where one exists, how to get to yes.
@@ -26,7 +27,7 @@ import { explainDecision } from "./explain_decision.ts";
  * assert.equal(error.message, "Tool call denied: send_email: block\n- [approval] needs a ruling");
  * ```
  */
-export class ToolCallDenied extends PabError {
+export class ToolCallDenied extends PabError<GuardErrorCode> {
   /** The decision that denied the call. */
   readonly decision: Decision;
 

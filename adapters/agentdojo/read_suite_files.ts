@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { sha256Hex } from "../../core/mod.ts";
+import { isRecord, sha256Hex } from "../../core/mod.ts";
 import { TraceError } from "../trace/mod.ts";
 import type { SuiteFiles } from "./agentdojo_benchmark.ts";
 
@@ -110,10 +110,6 @@ async function readJsonObject(
     if (!(error instanceof SyntaxError)) throw error;
     return undefined;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
 }
 
 /** The suites a manifest holds, in report order. */

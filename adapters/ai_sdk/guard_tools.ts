@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { errorText, isRecord } from "../../core/mod.ts";
 import type { ModelMessage } from "npm:ai@7.0.173";
 import { explainDecision, type Guard, ShownDecisions, ToolCallDenied } from "../../guard/mod.ts";
 
@@ -102,7 +103,7 @@ export function guardTools<TOOLS extends ToolsObject>(guard: Guard, tools: TOOLS
           accept: true,
           ...(ruling ? { rulings: [ruling] } : {}),
           // Run on exactly the arguments the guard decided on (its private copy).
-          run: async (decided) => await finalValue(execute(isArgs(input) ? decided : input, options)),
+          run: async (decided) => await finalValue(execute(isRecord(input) ? decided : input, options)),
         });
         if (outcome.status === "done") return outcome.value;
         throw new ToolCallDenied(outcome.decision);
@@ -116,7 +117,7 @@ export function guardTools<TOOLS extends ToolsObject>(guard: Guard, tools: TOOLS
       try {
         decision = guard.decide(toolCall.toolName, asArgs(toolCall.input));
       } catch (error) {
-        return { type: "denied", reason: `pab denied this call: ${error instanceof Error ? error.message : error}` };
+        return { type: "denied", reason: `pab denied this call: ${errorText(error)}` };
       }
       if (decision.outcome === "allow") return "not-applicable";
       if (decision.outcome === "confirm" && typeof toolCall.toolCallId === "string") {
@@ -154,11 +155,7 @@ function userApproved(messages: readonly ModelMessage[] | undefined, toolCallId:
 
 /** A tool's input as the guard reads it: an object of named arguments (anything else under `input`). */
 function asArgs(input: unknown): Record<string, unknown> {
-  return isArgs(input) ? input : { input };
-}
-
-function isArgs(input: unknown): input is Record<string, unknown> {
-  return typeof input === "object" && input !== null && !Array.isArray(input);
+  return isRecord(input) ? input : { input };
 }
 
 async function finalValue(value: unknown): Promise<unknown> {

@@ -19,6 +19,7 @@
  */
 export { type AuditEvent, type AuditKind, type AuditRecord, GENESIS, hashRecord, linkRecord } from "./audit_record.ts";
 export {
+  AUDIT_PROBLEM_CODES,
   type AuditProblem,
   type AuditProblemCode,
   type AuditVerdict,

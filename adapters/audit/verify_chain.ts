@@ -7,16 +7,20 @@
 import { canonicalJson } from "../../core/mod.ts";
 import { type AuditRecord, GENESIS, hashRecord } from "./audit_record.ts";
 
-/** Why a chain does not verify. */
-export type AuditProblemCode =
-  | "ERR_AUDIT_PARSE"
-  | "ERR_AUDIT_HASH"
-  | "ERR_AUDIT_LINK"
-  | "ERR_AUDIT_HEAD"
-  | "ERR_AUDIT_UNRECORDED"
-  | "ERR_AUDIT_TRUNCATED"
-  | "ERR_AUDIT_REWRITTEN"
-  | "ERR_AUDIT_CHECKPOINT";
+/** Every code of a chain that does not verify (a closed list; see {@linkcode AuditProblem}). */
+export const AUDIT_PROBLEM_CODES = [
+  "ERR_AUDIT_PARSE",
+  "ERR_AUDIT_HASH",
+  "ERR_AUDIT_LINK",
+  "ERR_AUDIT_HEAD",
+  "ERR_AUDIT_UNRECORDED",
+  "ERR_AUDIT_TRUNCATED",
+  "ERR_AUDIT_REWRITTEN",
+  "ERR_AUDIT_CHECKPOINT",
+] as const;
+
+/** Why a chain does not verify: a code of {@linkcode AUDIT_PROBLEM_CODES}. */
+export type AuditProblemCode = typeof AUDIT_PROBLEM_CODES[number];
 
 /** The first broken link found. */
 export interface AuditProblem {
@@ -61,7 +65,7 @@ export function verifyRecords(records: readonly unknown[], place = (i: number) =
   for (let i = 0; i < records.length; i++) {
     const where = place(i);
     const record = records[i];
-    if (!isRecord(record)) return broken("ERR_AUDIT_PARSE", where, "it is not an audit record");
+    if (!isAuditRecord(record)) return broken("ERR_AUDIT_PARSE", where, "it is not an audit record");
     if (hashRecord(record) !== record.hash) {
       return broken(
         "ERR_AUDIT_HASH",
@@ -144,7 +148,7 @@ export function broken(code: AuditProblemCode, where: string, message: string): 
   return { ok: false, problem: { code, where, message } };
 }
 
-function isRecord(value: unknown): value is AuditRecord {
+function isAuditRecord(value: unknown): value is AuditRecord {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const record = value as Record<string, unknown>;
   return typeof record.stream === "string" && Number.isSafeInteger(record.seq) && typeof record.prev === "string" &&

@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { errorText } from "../../core/mod.ts";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { REPO_ROOT } from "./bundle.ts";
@@ -241,7 +242,7 @@ if (import.meta.main) {
     for (const file of report.files) console.log(join(outDir, file));
     console.error(`notes: ${report.notes}`);
   } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
+    console.error(errorText(error));
     Deno.exit(1);
   }
 }

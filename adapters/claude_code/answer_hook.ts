@@ -11,8 +11,8 @@
  *
  * @module
  */
-import { fingerprintCall, type Label, makeLabel } from "../../core/mod.ts";
-import { errorText, explainDecision } from "../../guard/mod.ts";
+import { errorText, fingerprintCall, type Label, makeLabel } from "../../core/mod.ts";
+import { explainDecision, ReservationError } from "../../guard/mod.ts";
 import { RequestError, type SessionHost } from "../serve/mod.ts";
 import { guardArgs } from "./tool_input/mod.ts";
 import { failed, type HookAnswer, NO_DECISION, permission } from "./hook_answer.ts";
@@ -101,7 +101,7 @@ async function finish(
   try {
     await host.commit(session, { reservation: reservationId(input), ...outcome });
   } catch (error) {
-    if (!(error instanceof RequestError) || error.code !== "ERR_RESERVATION_UNKNOWN") throw error;
+    if (!(error instanceof ReservationError)) throw error;
     // Not reserved (the user confirmed it after "ask"): it ran, so record it and commit its effects.
     if (!kept?.cut) {
       await host.result(session, { tool: input.tool, args, output: undefined, ...outcome, ran: true });

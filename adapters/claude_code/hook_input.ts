@@ -45,6 +45,12 @@ export type HookInput =
   /** Any other event: pab has nothing to do. */
   | { readonly event: "other"; readonly session: string; readonly name: string };
 
+/** Every code a {@linkcode HookInputError} carries (a closed list). */
+export const HOOK_ERROR_CODES = ["ERR_HOOK_INPUT"] as const;
+
+/** A code of {@linkcode HOOK_ERROR_CODES}. */
+export type HookErrorCode = typeof HOOK_ERROR_CODES[number];
+
 /**
  * The hook input could not be read. Code `ERR_HOOK_INPUT`.
  *
@@ -55,7 +61,7 @@ export type HookInput =
  * assert.equal(new HookInputError("no session_id").code, "ERR_HOOK_INPUT");
  * ```
  */
-export class HookInputError extends PabError {
+export class HookInputError extends PabError<HookErrorCode> {
   /** Make a hook input error. */
   constructor(problem: string) {
     super("ERR_HOOK_INPUT", `Cannot read the Claude Code hook input: ${problem}`);

@@ -9,7 +9,8 @@
  *
  * @module
  */
-import { errorText } from "../../guard/mod.ts";
+
+import { errorText } from "../../core/mod.ts";
 import type { SessionHost } from "../serve/mod.ts";
 import { answerHook } from "./answer_hook.ts";
 import type { HookAnswer } from "./hook_answer.ts";

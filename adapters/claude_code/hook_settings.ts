@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { isRecord } from "../../core/mod.ts";
 
 /** The events pab answers, and whether each takes a tool matcher. */
 const EVENTS: readonly (readonly [string, boolean])[] = [
@@ -118,8 +119,4 @@ function isPabHandler(handler: unknown): boolean {
     return /\bhook claude-code\b/.test(handler.command);
   }
   return handler.type === "http" && typeof handler.url === "string" && /\/v1\/hooks\/claude-code$/.test(handler.url);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

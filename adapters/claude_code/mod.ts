@@ -16,7 +16,14 @@
  */
 export { answerHook } from "./answer_hook.ts";
 export { failed, type HookAnswer, NO_DECISION, permission } from "./hook_answer.ts";
-export { type HookInput, HookInputError, parseHookInput, readHookInput } from "./hook_input.ts";
+export {
+  HOOK_ERROR_CODES,
+  type HookErrorCode,
+  type HookInput,
+  HookInputError,
+  parseHookInput,
+  readHookInput,
+} from "./hook_input.ts";
 export { type HookOptions, hookOptions, HOST_DECIDES } from "./hook_options.ts";
 export { CLAUDE_CODE_HOOK_PATH, claudeCodeRoute } from "./hook_route.ts";
 export { type HookForm, type HookHandler, type HooksBlock, hooksBlock, mergeHookSettings } from "./hook_settings.ts";

@@ -39,6 +39,8 @@
 export type { Bench } from "./bench/benchmark.ts";
 export { benchCommand, BENCHES, runBench } from "./commands/bench.ts";
 export {
+  CLI_ERROR_CODES,
+  type CliErrorCode,
   DependencyError,
   EncodingError,
   InputTooLargeError,

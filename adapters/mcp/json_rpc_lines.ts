@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { errorText } from "../../core/mod.ts";
 
 /** The most bytes one message may have unless the caller says otherwise: the MCP SDK's stdio limit (10 MiB). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -155,7 +156,7 @@ export function readLine(text: string, bytes = text.length): LineRead {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = errorText(error);
     return problem(-32700, "parse", `the line is not JSON (${why})`, null, false, bytes);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {

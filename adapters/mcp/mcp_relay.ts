@@ -6,7 +6,8 @@
  * @module
  */
 import type { JSONRPCMessage } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
-import { errorText, type Guard } from "../../guard/mod.ts";
+import { errorText, isRecord } from "../../core/mod.ts";
+import type { Guard } from "../../guard/mod.ts";
 import { DESCRIPTIONS_TOOL, guardForServer } from "./guard_for_server.ts";
 import type { LineProblem } from "./json_rpc_lines.ts";
 import { OwnRequests, type Response, type Side } from "./own_requests.ts";
@@ -14,7 +15,6 @@ import { type CallContext, RelayedCall } from "./relayed_call.ts";
 import type { McpRelayOptions, Proposer } from "./relay_options.ts";
 import { ServerSignals } from "./server_signals.ts";
 import { ToolCatalog } from "./tool_catalog.ts";
-import { isRecord } from "./_is_record.ts";
 
 type Message = Record<string, unknown> & { id?: string | number; method?: string; params?: unknown };
 

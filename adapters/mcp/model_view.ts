@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { type Label, makeLabel } from "../../core/mod.ts";
-import { isRecord } from "./_is_record.ts";
+import { isRecord, type Label, makeLabel } from "../../core/mod.ts";
 
 /** What a result shows the model, and whether the guard must read it as stricter than the tool's label. */
 export interface ModelView {

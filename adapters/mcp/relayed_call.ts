@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { meet } from "../../core/mod.ts";
-import { type Decision, errorText, gapKey, type ProposeResult, withLabel } from "../../guard/mod.ts";
+import { errorText, isRecord, meet } from "../../core/mod.ts";
+import { type Decision, gapKey, type ProposeResult, withLabel } from "../../guard/mod.ts";
 import type { McpRelayOptions, Proposer } from "./relay_options.ts";
 import { modelView, untrustedLabel } from "./model_view.ts";
 import type { Response, Side } from "./own_requests.ts";
@@ -22,7 +22,6 @@ import {
   vouchElicitation,
 } from "./tool_call_answers.ts";
 import type { ToolCatalog } from "./tool_catalog.ts";
-import { isRecord } from "./_is_record.ts";
 
 type Message = Record<string, unknown> & { id?: string | number; method?: string; params?: unknown };
 

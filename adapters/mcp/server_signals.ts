@@ -21,9 +21,8 @@
  *
  * @module
  */
-import { type Label, makeLabel, meet } from "../../core/mod.ts";
+import { isRecord, type Label, makeLabel, meet } from "../../core/mod.ts";
 import type { Policy } from "../../guard/mod.ts";
-import { isRecord } from "./_is_record.ts";
 
 /**
  * The MCP tool annotations pab reads (all optional hints).

@@ -5,8 +5,8 @@
  *
  * @module
  */
+import { isRecord } from "../../core/mod.ts";
 import { type Decision, explainDecision } from "../../guard/mod.ts";
-import { isRecord } from "./_is_record.ts";
 
 /** A `tools/call` result, as far as pab reads or writes it. */
 export interface ToolResult {

@@ -6,8 +6,8 @@
  *
  * @module
  */
+import { isRecord } from "../../core/mod.ts";
 import { canonical } from "./model_view.ts";
-import { isRecord } from "./_is_record.ts";
 
 /** One tool whose definition differs from the one the session started with. */
 export interface ToolChange {

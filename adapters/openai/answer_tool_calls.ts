@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { errorText } from "../../core/mod.ts";
 import {
   explainDecision,
   type Guard,
@@ -186,7 +187,7 @@ export async function answerToolCalls(
       answer(typeof value === "string" ? value : JSON.stringify(value) ?? "");
     } catch (error) {
       if (error instanceof ToolCallDenied) answer(`pab denied this call: ${explainDecision(error.decision)}`);
-      else answer(`error: ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      else answer(`error: ${name} failed: ${errorText(error)}`);
     }
   }
   return answers;

@@ -22,6 +22,7 @@
  *
  * @module
  */
+import { errorText, isRecord } from "../../core/mod.ts";
 import type { FunctionTool, RunContext, ToolInputGuardrailDefinition } from "npm:@openai/agents@0.20.0";
 import { type Decision, explainDecision, type Guard, ShownDecisions } from "../../guard/mod.ts";
 
@@ -138,7 +139,7 @@ function decideSafely(guard: Guard, tool: string, args: Record<string, unknown>)
   try {
     return guard.decide(tool, args);
   } catch (error) {
-    return { outcome: "error", message: error instanceof Error ? error.message : String(error) };
+    return { outcome: "error", message: errorText(error) };
   }
 }
 
@@ -158,7 +159,5 @@ function parseArguments(text: string): Record<string, unknown> {
 }
 
 function asArgs(input: unknown): Record<string, unknown> {
-  return typeof input === "object" && input !== null && !Array.isArray(input)
-    ? input as Record<string, unknown>
-    : { input };
+  return isRecord(input) ? input : { input };
 }

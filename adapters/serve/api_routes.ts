@@ -79,7 +79,6 @@ async function act(host: SessionHost, id: string, action: string, raw: unknown):
       const role = body.text("role");
       if (role !== "system" && role !== "user") {
         throw new RequestError(
-          400,
           "ERR_REQUEST_INVALID",
           `Cannot read the messages request: "role" must be "system" or "user", not ${JSON.stringify(role)}`,
         );
@@ -90,7 +89,7 @@ async function act(host: SessionHost, id: string, action: string, raw: unknown):
     case "results": {
       const body = new BodyFields(raw, "results", ["tool", "args", "output", "callId", "error"]);
       if (!body.has("output") && !body.has("error")) {
-        throw new RequestError(400, "ERR_REQUEST_INVALID", 'Cannot read the results request: give "output" or "error"');
+        throw new RequestError("ERR_REQUEST_INVALID", 'Cannot read the results request: give "output" or "error"');
       }
       body.optionalString("callId");
       const error = body.optionalString("error");
@@ -165,7 +164,6 @@ function tokenOf(request: Request): string | null {
 export function only(request: Request, method: string): void {
   if (request.method !== method) {
     throw new RequestError(
-      405,
       "ERR_METHOD",
       `Cannot ${request.method} ${new URL(request.url).pathname}: use ${method}`,
     );
@@ -173,5 +171,5 @@ export function only(request: Request, method: string): void {
 }
 
 function notFound(path: string): RequestError {
-  return new RequestError(404, "ERR_NOT_FOUND", `Cannot find ${JSON.stringify(path.slice(0, 200))}: no such endpoint`);
+  return new RequestError("ERR_NOT_FOUND", `Cannot find ${JSON.stringify(path.slice(0, 200))}: no such endpoint`);
 }

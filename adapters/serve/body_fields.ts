@@ -97,6 +97,6 @@ export class BodyFields {
   }
 
   #invalid(problem: string): RequestError {
-    return new RequestError(400, "ERR_REQUEST_INVALID", `Cannot read the ${this.#where} request: ${problem}`);
+    return new RequestError("ERR_REQUEST_INVALID", `Cannot read the ${this.#where} request: ${problem}`);
   }
 }

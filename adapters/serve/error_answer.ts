@@ -4,19 +4,21 @@
  *
  * @module
  */
-import { PabError } from "../../core/mod.ts";
+import { errorText, PabError } from "../../core/mod.ts";
 import { StoreError } from "../store/mod.ts";
-import { RequestError } from "./request_error.ts";
+import { type AnswerCode, HTTP_STATUS } from "./request_error.ts";
 
 /** Seconds a client should wait before retrying a store fault or an overload. */
 export const RETRY_AFTER_SECONDS = 1;
 
 /**
- * The HTTP answer to `error`: a `RequestError` carries its status; a store
- * fault is 503 with its `ERR_STORE_*` code (`ERR_STORE_LIMIT`, a value too
- * large for the store, is the client's: 413); a ruling refused is 409; another
- * of pab's coded errors is 400, as is a `TypeError` (a value the guard
- * cannot take); anything else is 500 `ERR_INTERNAL`. A 429 or
+ * The HTTP answer to `error`: a coded error the server, the store, the guard
+ * or the policy raises answers with its code and the status
+ * {@linkcode HTTP_STATUS} gives it (a store fault is 503, except
+ * `ERR_STORE_LIMIT`, a value too large for the store, 413); another layer's
+ * coded error (a hook input that cannot be read) is 400 with its code, and a
+ * `TypeError` (a value the guard cannot take) is 400 `ERR_REQUEST_INVALID`;
+ * anything else is 500 `ERR_INTERNAL`. A 429 or
  * 503 carries `Retry-After`: the store's own hint when it gives one (none
  * when it says only an operator can help), else one second.
  *
@@ -32,23 +34,19 @@ export const RETRY_AFTER_SECONDS = 1;
  * ```
  */
 export function errorAnswer(error: unknown, headers: Record<string, string> = {}): Response {
-  const [status, code, message] = error instanceof RequestError
-    ? [error.status, error.code, error.message]
-    : error instanceof StoreError && error.code === "ERR_STORE_LIMIT"
-    ? [413, error.code, error.message]
-    : error instanceof StoreError
-    ? [503, error.code, error.message]
-    : error instanceof PabError && error.code === "ERR_RULING_REFUSED"
-    ? [409, error.code, error.message]
-    : error instanceof PabError
-    ? [400, error.code, error.message]
+  const [status, code, message]: [number, string, string] = error instanceof PabError
+    ? [isAnswerCode(error.code) ? HTTP_STATUS[error.code] : 400, error.code, error.message]
     : error instanceof TypeError
-    ? [400, "ERR_REQUEST_INVALID", error.message]
-    : [500, "ERR_INTERNAL", `pab failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`];
+    ? [HTTP_STATUS.ERR_REQUEST_INVALID, "ERR_REQUEST_INVALID", error.message]
+    : [HTTP_STATUS.ERR_INTERNAL, "ERR_INTERNAL", `pab failed unexpectedly: ${errorText(error)}`];
   const retry: Record<string, string> = {};
   const after = retryAfter(error);
   if ((status === 429 || status === 503) && after !== null) retry["retry-after"] = String(after);
   return jsonAnswer(status, { error: { code, message } }, { ...retry, ...headers });
+}
+
+function isAnswerCode(code: string): code is AnswerCode {
+  return Object.hasOwn(HTTP_STATUS, code);
 }
 
 /** The store's own retry hint when it gives one (`null`: only an operator can help), else the default. */

@@ -69,13 +69,13 @@ export function apiHandler(host: SessionHost, options: ApiOptions): (request: Re
   return async (request) => {
     if (inFlight >= host.limits.maxInFlight) {
       return errorAnswer(
-        new RequestError(503, "ERR_OVERLOADED", `Cannot serve the request now: ${inFlight} are in flight; retry later`),
+        new RequestError("ERR_OVERLOADED", `Cannot serve the request now: ${inFlight} are in flight; retry later`),
       );
     }
     inFlight++;
     try {
       if (token !== undefined && !sameText(sha256Hex(request.headers.get("authorization") ?? ""), token)) {
-        throw new RequestError(401, "ERR_UNAUTHORIZED", "Cannot serve the request: send Authorization: Bearer TOKEN");
+        throw new RequestError("ERR_UNAUTHORIZED", "Cannot serve the request: send Authorization: Bearer TOKEN");
       }
       checkWebRequest(request, hosts(), request.method === "POST");
       const path = new URL(request.url).pathname;
@@ -84,7 +84,7 @@ export function apiHandler(host: SessionHost, options: ApiOptions): (request: Re
       const extra = options.routes && Object.hasOwn(options.routes, path) ? options.routes[path] : undefined;
       if (extra) {
         if (request.method !== "POST") {
-          throw new RequestError(405, "ERR_METHOD", `Cannot ${request.method} ${path}: use POST`);
+          throw new RequestError("ERR_METHOD", `Cannot ${request.method} ${path}: use POST`);
         }
         return jsonAnswer(200, await extra(await body()));
       }
@@ -101,14 +101,13 @@ export function apiHandler(host: SessionHost, options: ApiOptions): (request: Re
 
 /** `/v1/health`: 200 when the store answers a read in time, else 503 with the store's code. */
 async function health(host: SessionHost, request: Request, version: string): Promise<Response> {
-  if (request.method !== "GET") throw new RequestError(405, "ERR_METHOD", "Cannot use /v1/health: use GET");
+  if (request.method !== "GET") throw new RequestError("ERR_METHOD", "Cannot use /v1/health: use GET");
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
       () =>
         reject(
           new RequestError(
-            503,
             "ERR_STORE_UNAVAILABLE",
             `Cannot reach the store (${host.store.description}): it did not answer within ${HEALTH_DEADLINE_MS} ms`,
           ),

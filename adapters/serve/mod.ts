@@ -30,7 +30,13 @@
  */
 export { apiHandler, type ApiOptions, DEFAULT_MAX_BODY } from "./http_api.ts";
 export { type HeldRuling, HostedSession } from "./hosted_session.ts";
-export { RequestError } from "./request_error.ts";
+export {
+  type AnswerCode,
+  HTTP_STATUS,
+  REQUEST_ERROR_CODES,
+  RequestError,
+  type RequestErrorCode,
+} from "./request_error.ts";
 export { SessionHost } from "./session_host.ts";
 export type { CallRequest, SessionHostOptions } from "./session_host_options.ts";
 export type { RulingInfo } from "./session_rulings.ts";

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { errorText } from "../../core/mod.ts";
 import { RequestError } from "./request_error.ts";
 
 /** The deepest nesting of arrays and objects a request body may have. */
@@ -54,11 +55,10 @@ export async function readJsonBody(request: Request, bounds: number | BodyBounds
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new RequestError(400, "ERR_REQUEST_JSON", "Cannot read the request body: it is not valid UTF-8");
+    throw new RequestError("ERR_REQUEST_JSON", "Cannot read the request body: it is not valid UTF-8");
   }
   if (nestingOver(text, depth)) {
     throw new RequestError(
-      400,
       "ERR_REQUEST_TOO_DEEP",
       `Cannot read the request body: it nests arrays and objects more than ${depth} levels deep`,
     );
@@ -67,9 +67,8 @@ export async function readJsonBody(request: Request, bounds: number | BodyBounds
     return JSON.parse(text);
   } catch (error) {
     throw new RequestError(
-      400,
       "ERR_REQUEST_JSON",
-      `Cannot read the request body: it is not JSON (${error instanceof Error ? error.message : String(error)})`,
+      `Cannot read the request body: it is not JSON (${errorText(error)})`,
     );
   }
 }
@@ -91,13 +90,13 @@ async function readBytes(
       timer = setTimeout(
         () =>
           reject(
-            new RequestError(408, "ERR_REQUEST_TIMEOUT", `Cannot read the request body: it took over ${deadlineMs} ms`),
+            new RequestError("ERR_REQUEST_TIMEOUT", `Cannot read the request body: it took over ${deadlineMs} ms`),
           ),
         deadlineMs,
       );
     }
     onAbort = () =>
-      reject(new RequestError(503, "ERR_SHUTTING_DOWN", "Cannot read the request body: the server is stopping"));
+      reject(new RequestError("ERR_SHUTTING_DOWN", "Cannot read the request body: the server is stopping"));
     if (signal?.aborted) onAbort();
     signal?.addEventListener("abort", onAbort, { once: true });
   });
@@ -145,5 +144,5 @@ function nestingOver(text: string, depth: number): boolean {
 }
 
 function tooLarge(limit: number): RequestError {
-  return new RequestError(413, "ERR_REQUEST_TOO_LARGE", `Cannot read the request body: it is over ${limit} bytes`);
+  return new RequestError("ERR_REQUEST_TOO_LARGE", `Cannot read the request body: it is over ${limit} bytes`);
 }

@@ -59,7 +59,6 @@ export function checkCredential(record: CredentialedSession, token: string | nul
   const given = sha256Hex(token ?? "");
   if (!sameText(given, expected) || expected.length !== 64 || token === null) {
     throw new RequestError(
-      403,
       "ERR_SESSION_CREDENTIAL",
       `Cannot use session "${record.id}": send the token it was made with in the "${SESSION_TOKEN_HEADER}" header`,
     );

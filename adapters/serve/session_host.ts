@@ -16,6 +16,7 @@ import {
   planEffects,
   type Policy,
   type Recovery,
+  ReservationError,
   type ReserveResult,
   type Ruling,
 } from "../../guard/mod.ts";
@@ -238,7 +239,7 @@ export class SessionHost {
           effects: plan.reserve,
           error: `a ruling (${spent}) was already spent`,
         });
-        throw new RequestError(409, "ERR_RULING_SPENT", `Cannot use ruling "${spent}": it was already spent`);
+        throw new RequestError("ERR_RULING_SPENT", `Cannot use ruling "${spent}": it was already spent`);
       }
       session.reservations.set(reservationId, result.reservation);
       return { ...result, decision, reservation: { ...result.reservation, id: reservationId } };
@@ -277,9 +278,7 @@ export class SessionHost {
         })
       );
       if (!record || finished !== "finished") {
-        throw new RequestError(
-          404,
-          "ERR_RESERVATION_UNKNOWN",
+        throw new ReservationError(
           `Cannot finish reservation "${done.reservation}": session "${id}" holds no such open reservation`,
         );
       }
@@ -330,7 +329,6 @@ export class SessionHost {
     const session = await this.#session(id);
     if (session.waiting >= this.limits.sessionQueue) {
       throw new RequestError(
-        429,
         "ERR_SESSION_BUSY",
         `Cannot serve session "${id}" now: ${session.waiting} requests wait for it; retry later`,
       );

@@ -6,7 +6,7 @@
  * @module
  */
 import type { AuditEvent } from "../audit/mod.ts";
-import type { PabStore } from "../store/mod.ts";
+import { isStoreErrorCode, type PabStore, StoreError } from "../store/mod.ts";
 import type { HostedSession } from "./hosted_session.ts";
 import type { LiveSessions } from "./live_sessions.ts";
 import { randomHex } from "./random_hex.ts";
@@ -35,7 +35,6 @@ export async function createSession(
 ): Promise<string> {
   if (!life.live.hasRoom()) {
     throw new RequestError(
-      429,
       "ERR_SESSION_LIMIT",
       `Cannot make a session: ${life.limits.maxSessions} are alive; delete finished ones (DELETE /v1/sessions/ID) or wait for idle ones to expire`,
     );
@@ -49,7 +48,7 @@ export async function createSession(
   };
   // The session and the first event of its chain are one write.
   if (!(await life.store.createSession(record, life.events(id, { kind: "session", ledger: record.ledger })))) {
-    throw new RequestError(409, "ERR_SESSION_EXISTS", `Cannot make session "${id}": it exists`);
+    throw new RequestError("ERR_SESSION_EXISTS", `Cannot make session "${id}": it exists`);
   }
   life.live.touch(id, record.credential !== undefined);
   return id;
@@ -82,7 +81,6 @@ export async function dropInputs(store: PabStore, id: string): Promise<void> {
 export function assertRoom(session: HostedSession, limit: number, chars: number): void {
   if (session.chars + chars > limit) {
     throw new RequestError(
-      413,
       "ERR_SESSION_FULL",
       `Cannot record more in session "${session.record.id}": it holds ${session.chars} of its ${limit} characters of text; start a new session`,
     );
@@ -95,10 +93,10 @@ export async function probeStore(store: PabStore): Promise<void> {
   if (typeof probing.probe !== "function") return void await store.session("(health)");
   const health = await probing.probe() as { ok?: unknown; code?: unknown; message?: unknown } | undefined;
   if (health?.ok !== false) return;
-  const code = typeof health.code === "string" && /^ERR_STORE_[A-Z_]+$/.test(health.code)
-    ? health.code as `ERR_${string}`
-    : "ERR_STORE_UNAVAILABLE";
-  throw new RequestError(503, code, String(health.message ?? `Cannot use the store (${store.description})`));
+  const message = String(health.message ?? `Cannot use the store (${store.description})`);
+  throw isStoreErrorCode(health.code)
+    ? new StoreError(health.code, message)
+    : new RequestError("ERR_STORE_UNAVAILABLE", message);
 }
 
 /**
@@ -118,5 +116,5 @@ export async function authorizeSession(life: Lifecycle, id: string, token: strin
 /** 404 `ERR_SESSION_UNKNOWN`, saying whether the session was deleted or expired here. */
 export function unknownSession(id: string, ended?: "deleted" | "expired"): RequestError {
   const why = ended === "deleted" ? "it was deleted" : ended === "expired" ? "it expired unused" : "no such session";
-  return new RequestError(404, "ERR_SESSION_UNKNOWN", `Cannot find session "${id}": ${why}`);
+  return new RequestError("ERR_SESSION_UNKNOWN", `Cannot find session "${id}": ${why}`);
 }

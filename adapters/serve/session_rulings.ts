@@ -31,13 +31,12 @@ export function heldRuling(session: HostedSession, id: unknown, fingerprint: str
   const held = typeof id === "string" ? session.rulings.get(id) : undefined;
   if (!held) {
     throw new RequestError(
-      404,
       "ERR_RULING_UNKNOWN",
       `Cannot use ruling ${JSON.stringify(id)}: session "${session.record.id}" has no such ruling`,
     );
   }
   if (held.ruling.fingerprint !== fingerprint) {
-    throw new RequestError(409, "ERR_RULING_MISMATCH", `Cannot use ruling "${held.id}": it approves another call`);
+    throw new RequestError("ERR_RULING_MISMATCH", `Cannot use ruling "${held.id}": it approves another call`);
   }
   return held;
 }
@@ -90,7 +89,6 @@ export function shownDigest(decision: Decision): string {
 export function assertShown(now: Decision, shown: string | undefined): void {
   if (shown === shownDigest(now)) return;
   throw new RequestError(
-    409,
     "ERR_RULING_STALE",
     shown === undefined
       ? `Cannot record the user's confirmation of ${now.tool}: send "shown", the digest of the decision the user saw`

@@ -99,7 +99,7 @@ export function startServer(host: SessionHost, options: ServerOptions): RunningS
     if (active === undefined && connections.size >= host.limits.maxConnections) {
       await request.body?.cancel().catch(() => {});
       return errorAnswer(
-        new RequestError(503, "ERR_OVERLOADED", `Cannot serve another connection now: ${connections.size} are busy`),
+        new RequestError("ERR_OVERLOADED", `Cannot serve another connection now: ${connections.size} are busy`),
         { connection: "close" },
       );
     }

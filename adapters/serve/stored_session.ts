@@ -7,8 +7,8 @@
  *
  * @module
  */
+import { errorText } from "../../core/mod.ts";
 import {
-  errorText,
   type Guard,
   type GuardOptions,
   isLabelled,

@@ -88,7 +88,6 @@ export function checkWebRequest(request: Request, hosts: HostNames, body: boolea
   const host = hostOf(request);
   if (host === undefined || !hosts.has(host)) {
     throw new RequestError(
-      403,
       "ERR_REQUEST_HOST",
       `Cannot serve a request for host ${
         quoted(host)
@@ -98,7 +97,6 @@ export function checkWebRequest(request: Request, hosts: HostNames, body: boolea
   const origin = request.headers.get("origin");
   if (origin !== null && !hosts.has(originHost(origin) ?? "")) {
     throw new RequestError(
-      403,
       "ERR_REQUEST_ORIGIN",
       `Cannot serve a request from origin ${quoted(origin)}: browsers may call pab serve only from its own origin`,
     );
@@ -106,14 +104,12 @@ export function checkWebRequest(request: Request, hosts: HostNames, body: boolea
   const site = request.headers.get("sec-fetch-site");
   if (site !== null && site !== "same-origin" && site !== "none") {
     throw new RequestError(
-      403,
       "ERR_REQUEST_ORIGIN",
       `Cannot serve a ${quoted(site)} request: browsers may call pab serve only from its own origin`,
     );
   }
   if (body && !isJsonType(request.headers.get("content-type"))) {
     throw new RequestError(
-      415,
       "ERR_REQUEST_CONTENT_TYPE",
       `Cannot read a body of type ${
         quoted(request.headers.get("content-type"))

@@ -1,4 +1,5 @@
 import { backoff } from "./_kv_text.ts";
+import { errorText } from "../../core/mod.ts";
 import { StoreError, type StoreErrorCode } from "./store_error.ts";
 
 /** How a KV call may fail, by the words SQLite, the file system or the KV client use (first match wins). */
@@ -140,7 +141,7 @@ export class KvGate {
   fault(what: string, error: unknown): StoreError {
     if (error instanceof StoreError) return error;
     const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    const detail = (error instanceof Error ? error.message : String(error)).split("\n")[0];
+    const detail = errorText(error).split("\n")[0];
     for (const [code, pattern, fix] of FAULTS) {
       if (pattern.test(text)) return this.#error(code, what, detail, fix, error);
     }

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { errorText } from "../../core/mod.ts";
 import { KvGate } from "./_kv_gate.ts";
 import { KvStore } from "./kv_store.ts";
 import { MemoryStore } from "./memory_store.ts";
@@ -96,7 +97,7 @@ async function checkIntegrity(path: string, description: string): Promise<void> 
       db.close();
     }
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     if (!/not a database|malformed|corrupt/i.test(message)) return;
     verdict = message;
   }
@@ -124,7 +125,7 @@ function withoutCredentials(url: string): string {
 function problem(error: unknown): string {
   if (error instanceof Error && error.name === "NotCapable") return "Deno's permission sandbox refused it";
   if (error instanceof StoreError && error.cause instanceof Error) return problem(error.cause);
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0];
+  return errorText(error).split("\n")[0];
 }
 
 function hint(error: unknown, remote: boolean): string {

@@ -54,6 +54,18 @@ const RETRY_AFTER: Readonly<Record<StoreErrorCode, number | null>> = {
 };
 
 /**
+ * Every {@linkcode StoreErrorCode}, at run time.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { STORE_ERROR_CODES } from "./store_error.ts";
+ * assert.ok(STORE_ERROR_CODES.includes("ERR_STORE_GONE"));
+ * ```
+ */
+export const STORE_ERROR_CODES: readonly StoreErrorCode[] = Object.freeze(Object.keys(RETRY_AFTER) as StoreErrorCode[]);
+
+/**
  * A store could not be opened or used. `code` says which fault (see
  * {@linkcode StoreErrorCode}); `retryAfter` says how many seconds to wait
  * before retrying, or `null` when retrying will not help until an operator
@@ -69,9 +81,7 @@ const RETRY_AFTER: Readonly<Record<StoreErrorCode, number | null>> = {
  * assert.equal(new StoreError("ERR_STORE_FULL", "Cannot write: disk full").retryAfter, null);
  * ```
  */
-export class StoreError extends PabError {
-  /** Which fault. */
-  declare readonly code: StoreErrorCode;
+export class StoreError extends PabError<StoreErrorCode> {
   /** Seconds to wait before retrying, or `null`: retrying will not help until an operator acts. */
   readonly retryAfter: number | null;
 

@@ -63,6 +63,6 @@ export { readMcpTraffic } from "./read_mcp_traffic.ts";
 export { detectTraceFormat, readTrace, type TraceFormat } from "./read_trace.ts";
 export { formatTrace } from "./format_trace.ts";
 export { feedRecordedResult } from "./feed_result.ts";
-export { TraceError } from "./trace_error.ts";
+export { TRACE_ERROR_CODES, TraceError, type TraceErrorCode } from "./trace_error.ts";
 export { replayTrace } from "./replay_trace.ts";
 export type { ReplayedCall, ReplayNote, ReplayOptions, ReplayReason, TraceReplay } from "./trace_replay.ts";

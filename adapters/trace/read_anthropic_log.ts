@@ -17,8 +17,9 @@
  *
  * @module
  */
+import { isRecord } from "../../core/mod.ts";
 import { getNodeValue, type Node } from "npm:jsonc-parser@3.3.1";
-import { isRecord, kindOfNode, parseJsonLog, positionOf, propertyNode, traceFailure as fail } from "./read_json_log.ts";
+import { kindOfNode, parseJsonLog, positionOf, propertyNode, traceFailure as fail } from "./read_json_log.ts";
 import type { ReadTraceOptions, Trace, TraceEvent } from "./trace.ts";
 
 const EXPECTED =

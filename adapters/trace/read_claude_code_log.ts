@@ -10,9 +10,10 @@
  *
  * @module
  */
+import { errorText, isRecord } from "../../core/mod.ts";
 import { checkJsonShape } from "./json_shape.ts";
 import { MessageReader } from "./read_anthropic_log.ts";
-import { isRecord, traceFailure as fail } from "./read_json_log.ts";
+import { traceFailure as fail } from "./read_json_log.ts";
 import type { ReadTraceOptions, Trace, TraceEvent } from "./trace.ts";
 
 const FIX = "a Claude Code transcript holds one JSON object per line, as Claude Code writes it";
@@ -70,7 +71,7 @@ export function readClaudeCodeLog(text: string, options: ReadTraceOptions = {}):
     try {
       value = JSON.parse(line);
     } catch (error) {
-      throw fail(where, `the line is not valid JSON (${error instanceof Error ? error.message : String(error)})`, FIX);
+      throw fail(where, `the line is not valid JSON (${errorText(error)})`, FIX);
     }
     if (!isRecord(value)) throw fail(where, "expected a JSON object", FIX);
     if (typeof value.sessionId === "string") session ??= value.sessionId;

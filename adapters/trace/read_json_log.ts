@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { errorText, isRecord } from "../../core/mod.ts";
 import { type Node, type ParseError, parseTree, printParseErrorCode } from "npm:jsonc-parser@3.3.1";
 import { checkJsonShape } from "./json_shape.ts";
 import { positionOf, traceFailure } from "./trace_error.ts";
@@ -80,7 +81,7 @@ export function parseArgumentsText(raw: unknown, where: string, field: string): 
   } catch (error) {
     throw traceFailure(
       where,
-      `${field} is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+      `${field} is not valid JSON (${errorText(error)})`,
       "the model's arguments must be one JSON object",
     );
   }
@@ -92,21 +93,6 @@ export function parseArgumentsText(raw: unknown, where: string, field: string): 
     );
   }
   return Object.freeze(value);
-}
-
-/**
- * Whether a value is a plain JSON object (not null, not an array).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { isRecord } from "./read_json_log.ts";
- * assert.equal(isRecord({}), true);
- * assert.equal(isRecord([]), false);
- * ```
- */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -11,8 +11,9 @@
  *
  * @module
  */
+import { errorText, isRecord } from "../../core/mod.ts";
 import { checkJsonShape } from "./json_shape.ts";
-import { isRecord, traceFailure as fail } from "./read_json_log.ts";
+import { traceFailure as fail } from "./read_json_log.ts";
 import type { ReadTraceOptions, Trace, TraceEvent } from "./trace.ts";
 
 const FIX = 'MCP traffic holds one JSON-RPC message per line ({"jsonrpc":"2.0",...}), bare or as {"message":{...}}';
@@ -67,7 +68,7 @@ export function readMcpTraffic(text: string, options: ReadTraceOptions = {}): Tr
     try {
       value = JSON.parse(line);
     } catch (error) {
-      throw fail(where, `the line is not valid JSON (${error instanceof Error ? error.message : String(error)})`, FIX);
+      throw fail(where, `the line is not valid JSON (${errorText(error)})`, FIX);
     }
     const message = isRecord(value) ? jsonRpcMessage(value) : undefined;
     if (!message) throw fail(where, "the line is not a JSON-RPC 2.0 message", FIX);

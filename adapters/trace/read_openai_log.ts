@@ -13,9 +13,9 @@
  *
  * @module
  */
+import { isRecord } from "../../core/mod.ts";
 import { getNodeValue, type Node } from "npm:jsonc-parser@3.3.1";
 import {
-  isRecord as isPlainObject,
   kindOfNode as kindOf,
   parseArgumentsText,
   parseJsonLog,
@@ -63,7 +63,7 @@ export function readOpenAiLog(text: string, options: ReadTraceOptions = {}): Tra
   (list.children ?? []).forEach((node, index) => {
     const where = `${source}:${position(body, node.offset).line} (messages[${index}])`;
     const message = getNodeValue(node) as unknown;
-    if (!isPlainObject(message)) {
+    if (!isRecord(message)) {
       throw fail(where, `expected a message object, got ${kindOf(node)}`, 'write {"role":...,"content":...}');
     }
     readMessage(message, where, events, tools, answered);
@@ -155,7 +155,7 @@ function readAssistant(
   calls.forEach((call: unknown, i) => {
     const at = `${where} tool_calls[${i}]`;
     const { name, args } = readToolCall(call, at);
-    const id = isPlainObject(call) ? call.id : undefined;
+    const id = isRecord(call) ? call.id : undefined;
     if (typeof id !== "string" || !id) throw fail(at, 'a tool call needs an "id"', 'add "id":"call_..."');
     if (tools.has(id)) throw fail(at, `tool call id ${JSON.stringify(id)} is used twice`, "give every call its own id");
     tools.set(id, name);
@@ -165,14 +165,14 @@ function readAssistant(
 
 /** A `function` call's name and parsed arguments, or a `custom` call's name and `{input}`. */
 function readToolCall(call: unknown, at: string): { name: string; args: Readonly<Record<string, unknown>> } {
-  if (isPlainObject(call) && call.type === "custom") {
+  if (isRecord(call) && call.type === "custom") {
     const custom = call.custom;
-    if (!isPlainObject(custom) || typeof custom.name !== "string" || !custom.name || typeof custom.input !== "string") {
+    if (!isRecord(custom) || typeof custom.name !== "string" || !custom.name || typeof custom.input !== "string") {
       throw fail(at, 'a custom tool call needs "custom": {"name", "input"}', 'write {"type":"custom","custom":{...}}');
     }
     return { name: custom.name, args: Object.freeze({ input: custom.input }) };
   }
-  if (!isPlainObject(call) || !isPlainObject(call.function)) {
+  if (!isRecord(call) || !isRecord(call.function)) {
     throw fail(
       at,
       call && typeof call === "object" && "type" in call && call.type !== "function"
@@ -197,14 +197,14 @@ function textOf(content: unknown, where: string, otherParts: "skip" | "reject"):
   }
   const texts: string[] = [];
   for (const part of content) {
-    if (isPlainObject(part) && (part.type === "text" || part.type === "refusal")) {
+    if (isRecord(part) && (part.type === "text" || part.type === "refusal")) {
       const text = part.type === "text" ? part.text : part.refusal;
       if (typeof text !== "string") throw fail(where, `a ${part.type} part needs a string`, "write the text");
       texts.push(text);
     } else if (otherParts === "reject") {
       throw fail(
         where,
-        `a tool message may hold only text parts, got ${JSON.stringify(isPlainObject(part) ? part.type : part)}`,
+        `a tool message may hold only text parts, got ${JSON.stringify(isRecord(part) ? part.type : part)}`,
         'write {"type":"text","text":"..."}',
       );
     }

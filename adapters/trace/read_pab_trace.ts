@@ -5,10 +5,10 @@
  * @module
  */
 import { checkJsonShape } from "./json_shape.ts";
-import { TraceError } from "./trace_error.ts";
+import { traceFailure as fail } from "./trace_error.ts";
 import type { Actor, CallEvent, ReadTraceOptions, ResultEvent, Trace, TraceEvent } from "./trace.ts";
 import { TRACE_SCHEMA_VERSION } from "./trace.ts";
-import { closestWord } from "../../core/mod.ts";
+import { closestWord, errorText, isRecord } from "../../core/mod.ts";
 
 const HEADER_KEYS = ["pab", "schemaVersion", "id", "meta"];
 const EVENT_KEYS: Readonly<Record<TraceEvent["type"], readonly string[]>> = {
@@ -155,11 +155,11 @@ function parseLine(line: string, where: string): Record<string, unknown> {
   } catch (error) {
     throw fail(
       where,
-      `the line is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+      `the line is not valid JSON (${errorText(error)})`,
       "write exactly one JSON object per line",
     );
   }
-  if (!isPlainObject(value)) {
+  if (!isRecord(value)) {
     throw fail(where, `expected a JSON object, got ${describe(value)}`, "write exactly one JSON object per line");
   }
   return value;
@@ -186,7 +186,7 @@ function readHeader(value: Record<string, unknown>, where: string): PabTraceHead
   if (typeof value.id !== "string" || !value.id) {
     throw fail(where, `the header's "id" must be a non-empty string, got ${describe(value.id)}`, 'add "id":"NAME"');
   }
-  if (value.meta !== undefined && !isPlainObject(value.meta)) {
+  if (value.meta !== undefined && !isRecord(value.meta)) {
     throw fail(where, `the header's "meta" must be an object, got ${describe(value.meta)}`, 'write "meta":{...}');
   }
   return { id: value.id, meta: Object.freeze({ ...(value.meta as Record<string, unknown> | undefined) }) };
@@ -218,7 +218,7 @@ function readEvent(value: Record<string, unknown>, where: string): TraceEvent {
 function readCall(value: Record<string, unknown>, where: string): CallEvent {
   const id = requireString(value, "id", where, "call", false);
   const tool = requireString(value, "tool", where, "call", false);
-  if (!isPlainObject(value.args)) {
+  if (!isRecord(value.args)) {
     throw fail(
       where,
       value.args === undefined
@@ -287,14 +287,6 @@ function checkKeys(value: Record<string, unknown>, known: readonly string[], whe
       guess ? `did you mean ${JSON.stringify(guess)}?` : `${what} may have ${known.join(", ")}`,
     );
   }
-}
-
-function fail(where: string, what: string, fix: string): TraceError {
-  return new TraceError(`Cannot read trace ${where}: ${what} (${fix})`);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function describe(value: unknown): string {

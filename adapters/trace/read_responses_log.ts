@@ -19,9 +19,9 @@
  *
  * @module
  */
+import { isRecord } from "../../core/mod.ts";
 import { getNodeValue, type Node } from "npm:jsonc-parser@3.3.1";
 import {
-  isRecord,
   kindOfNode,
   parseArgumentsText,
   parseJsonLog,

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { isRecord } from "../../core/mod.ts";
 import { checkJsonShape } from "./json_shape.ts";
 import { TraceError } from "./trace_error.ts";
 import { readAnthropicLog } from "./read_anthropic_log.ts";
@@ -172,8 +173,4 @@ function tryParse(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -5,6 +5,12 @@
  */
 import { PabError } from "../../core/mod.ts";
 
+/** Every code a {@linkcode TraceError} carries (a closed list). */
+export const TRACE_ERROR_CODES = ["ERR_TRACE_INVALID"] as const;
+
+/** A code of {@linkcode TRACE_ERROR_CODES}. */
+export type TraceErrorCode = typeof TRACE_ERROR_CODES[number];
+
 /**
  * A trace (a recorded conversation) could not be read.
  *
@@ -16,7 +22,7 @@ import { PabError } from "../../core/mod.ts";
  * assert.equal(error.code, "ERR_TRACE_INVALID");
  * ```
  */
-export class TraceError extends PabError {
+export class TraceError extends PabError<TraceErrorCode> {
   /** Make a trace error. */
   constructor(message: string, options?: ErrorOptions) {
     super("ERR_TRACE_INVALID", message, options);

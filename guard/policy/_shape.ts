@@ -2,6 +2,7 @@
 // unions), each reporting issues with a code and a path, as zod/mini's did: same codes, same paths, same order, same
 // parsed value. Hand-written because zod was a fifth of the core bundle; tests/policy_shape_properties_test.ts checks
 // the two agree.
+import { isRecord } from "../../core/mod.ts";
 
 /** One problem found, with where it is (`path`) and what was there (`input`). */
 export interface ShapeIssue {
@@ -153,10 +154,6 @@ function nested(payload: Payload, key: PropertyKey, result: Payload): void {
   }
 }
 
-function isObject(value: unknown): value is Record<PropertyKey, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** An array of `item`. */
 export function array<T>(item: Shape<T>): Shape<T[]> {
   return {
@@ -185,7 +182,7 @@ export function strictObject<S extends Record<string, Shape<unknown>>>(fields: S
   return {
     run: (payload) => {
       const input = payload.value;
-      if (!isObject(input)) return issue(payload, { expected: "object", code: "invalid_type" });
+      if (!isRecord(input)) return issue(payload, { expected: "object", code: "invalid_type" });
       const output: Record<string, unknown> = {};
       payload.value = output;
       for (const [key, field] of Object.entries(fields)) {
@@ -225,10 +222,10 @@ export function strictObject<S extends Record<string, Shape<unknown>>>(fields: S
 }
 
 function isPlainObject(value: unknown): value is Record<PropertyKey, unknown> {
-  if (!isObject(value)) return false;
+  if (!isRecord(value)) return false;
   const maker = value.constructor;
   if (typeof maker !== "function") return true;
-  return isObject(maker.prototype) && Object.hasOwn(maker.prototype, "isPrototypeOf");
+  return isRecord(maker.prototype) && Object.hasOwn(maker.prototype, "isPrototypeOf");
 }
 
 /** An object whose every string key holds an `entry`. */

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { type Label, makeLabel } from "../../core/mod.ts";
+import { errorText, type Label, makeLabel } from "../../core/mod.ts";
 import { compileFieldPatterns } from "../../harvest/mod.ts";
 import { PolicyError, type PolicyIssue } from "./policy_error.ts";
 import { isGapCode, WAIVABLE_GAP_CODES } from "./gap_kinds.ts";
@@ -343,7 +343,7 @@ class Compiler {
       } catch (error) {
         this.#issue(
           `${at}[${index}]`,
-          `invalid field pattern "${pattern}": ${error instanceof Error ? error.message : String(error)}`,
+          `invalid field pattern "${pattern}": ${errorText(error)}`,
           'write a path of keys such as "from", "from.address" or "**.headers"',
         );
       }

@@ -13,7 +13,7 @@
  * @module
  */
 export { compilePolicy } from "./compile_policy.ts";
-export { PolicyError, type PolicyIssue } from "./policy_error.ts";
+export { POLICY_ERROR_CODES, PolicyError, type PolicyErrorCode, type PolicyIssue } from "./policy_error.ts";
 export { GAP_CODES, GAP_KINDS, type GapCode, type GapKind, isGapCode, WAIVABLE_GAP_CODES } from "./gap_kinds.ts";
 export { EFFECT_TEMPLATE, effectKey } from "./effect_key.ts";
 export {

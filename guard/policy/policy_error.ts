@@ -5,6 +5,12 @@
  */
 import { PabError } from "../../core/mod.ts";
 
+/** The code a {@linkcode PolicyError} carries. */
+export type PolicyErrorCode = "ERR_POLICY_INVALID";
+
+/** Every {@linkcode PolicyErrorCode}, at run time (a closed list). */
+export const POLICY_ERROR_CODES: readonly PolicyErrorCode[] = ["ERR_POLICY_INVALID"];
+
 /** One problem found in a policy: where it is, what is wrong and how to fix it. */
 export interface PolicyIssue {
   /** Dotted path to the offending key, such as `tools.send_email.args.to.alow`. */
@@ -28,7 +34,7 @@ export interface PolicyIssue {
  * assert.equal(error.message, 'Cannot load policy "policy.yaml": 1 issue\n  - at tools.x.alow: unknown key "alow" (did you mean "allow"?)');
  * ```
  */
-export class PolicyError extends PabError {
+export class PolicyError extends PabError<PolicyErrorCode> {
   /** Every problem found. */
   readonly issues: readonly PolicyIssue[];
   /** The policy's name (usually its file name). */

@@ -13,7 +13,7 @@ import { IoError } from "../shell/cli_error.ts";
 import type { Io } from "../io/io.ts";
 import { argumentCoverage, type CoveredArgument } from "../policy/lint_coverage.ts";
 import { readToolDefinitions, type ToolDefinition } from "../draft/tool_definitions.ts";
-import { errorText, policyIssuesText } from "../shell/report_error.ts";
+import { policyIssuesText, reportText } from "../shell/report_error.ts";
 import { PabError } from "../../../core/mod.ts";
 
 /**
@@ -106,7 +106,7 @@ rule pab generate would write for it:
           file: path,
           ok: false,
           tools: null,
-          issues: [{ kind: "io", path: "", message: errorText(error), hint: "" }],
+          issues: [{ kind: "io", path: "", message: reportText(error), hint: "" }],
         });
       }
     }
@@ -156,7 +156,7 @@ async function readToolFile(path: string, io: Io, maxBytes: number): Promise<Too
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new IoError(`Cannot read tool definitions from "${path}": it is not JSON (${errorText(error)})`);
+    throw new IoError(`Cannot read tool definitions from "${path}": it is not JSON (${reportText(error)})`);
   }
   return readToolDefinitions(value, path).tools;
 }

@@ -266,7 +266,7 @@ function passedOptions(args: readonly string[]): string[] {
  * assert.match(error.message, /^Cannot start MCP server "npx": pab mcp needs --allow-run/);
  * ```
  */
-export class RunPermissionError extends PabError {
+export class RunPermissionError extends PabError<"ERR_CLI_PERMISSION"> {
   /** Make the error for `command`. */
   constructor(command: string) {
     super(

@@ -8,6 +8,23 @@
 import { PabError } from "../../../core/mod.ts";
 
 /**
+ * Every code the CLI's errors carry (a closed list): the classes of this file
+ * and `RunPermissionError` (`ERR_CLI_PERMISSION`, in `mcp.ts`).
+ */
+export const CLI_ERROR_CODES = [
+  "ERR_CLI_USAGE",
+  "ERR_CLI_IO",
+  "ERR_CLI_ENCODING",
+  "ERR_CLI_TOO_LARGE",
+  "ERR_CLI_UNSAFE_PATH",
+  "ERR_CLI_DEPENDENCY",
+  "ERR_CLI_PERMISSION",
+] as const;
+
+/** A code of {@linkcode CLI_ERROR_CODES}. */
+export type CliErrorCode = typeof CLI_ERROR_CODES[number];
+
+/**
  * A command was used wrongly: an unknown option, a missing argument.
  * The CLI prints the message and where to find the usage, and exits 2.
  *
@@ -19,7 +36,7 @@ import { PabError } from "../../../core/mod.ts";
  * assert.deepEqual([error.code, error.command], ["ERR_CLI_USAGE", "check"]);
  * ```
  */
-export class UsageError extends PabError {
+export class UsageError extends PabError<CliErrorCode> {
   /** The command whose usage to point at (empty for pab itself). */
   readonly command: string;
 
@@ -43,7 +60,7 @@ export class UsageError extends PabError {
  * assert.equal(error.code, "ERR_CLI_IO");
  * ```
  */
-export class IoError extends PabError {
+export class IoError extends PabError<CliErrorCode> {
   /** Make an I/O error. */
   constructor(message: string) {
     super("ERR_CLI_IO", message);
@@ -62,7 +79,7 @@ export class IoError extends PabError {
  * assert.equal(new EncodingError('Cannot read trace "t.jsonl": not valid UTF-8').code, "ERR_CLI_ENCODING");
  * ```
  */
-export class EncodingError extends PabError {
+export class EncodingError extends PabError<CliErrorCode> {
   /** Make an encoding error. */
   constructor(message: string) {
     super("ERR_CLI_ENCODING", message);
@@ -80,7 +97,7 @@ export class EncodingError extends PabError {
  * assert.equal(new InputTooLargeError('Cannot read trace "big.jsonl": more than 10 bytes').code, "ERR_CLI_TOO_LARGE");
  * ```
  */
-export class InputTooLargeError extends PabError {
+export class InputTooLargeError extends PabError<CliErrorCode> {
   /** Make a too-large error. */
   constructor(message: string) {
     super("ERR_CLI_TOO_LARGE", message);
@@ -100,7 +117,7 @@ export class InputTooLargeError extends PabError {
  * assert.equal(new UnsafePathError('Cannot write "/tmp/pab/x": "/tmp/pab" is a symbolic link').code, "ERR_CLI_UNSAFE_PATH");
  * ```
  */
-export class UnsafePathError extends PabError {
+export class UnsafePathError extends PabError<CliErrorCode> {
   /** Make an unsafe-path error. */
   constructor(message: string) {
     super("ERR_CLI_UNSAFE_PATH", message);
@@ -121,7 +138,7 @@ export class UnsafePathError extends PabError {
  * assert.equal(new DependencyError("Cannot load the MCP SDK: deno.lock does not pin it").code, "ERR_CLI_DEPENDENCY");
  * ```
  */
-export class DependencyError extends PabError {
+export class DependencyError extends PabError<CliErrorCode> {
   /** Make a dependency error. */
   constructor(message: string) {
     super("ERR_CLI_DEPENDENCY", message);

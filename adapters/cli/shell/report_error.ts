@@ -27,7 +27,7 @@ import type { Io } from "../io/io.ts";
  * ```
  */
 export async function reportError(error: unknown, io: Pick<Io, "stderr">): Promise<number> {
-  await io.stderr.write(`error: ${errorText(error)}\n`);
+  await io.stderr.write(`error: ${reportText(error)}\n`);
   if (error instanceof UsageError) {
     await io.stderr.write(`Run "${error.command ? `pab ${error.command} --help` : "pab --help"}" for usage.\n`);
   }
@@ -42,13 +42,13 @@ export async function reportError(error: unknown, io: Pick<Io, "stderr">): Promi
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { errorText } from "./report_error.ts";
+ * import { reportText } from "./report_error.ts";
  * import { UsageError } from "./cli_error.ts";
- * assert.equal(errorText(new UsageError("Cannot read \x1b[2J")), "Cannot read \\u{1b}[2J");
- * assert.equal(errorText(new RangeError("boom")), "pab failed unexpectedly: RangeError: boom (please report this)");
+ * assert.equal(reportText(new UsageError("Cannot read \x1b[2J")), "Cannot read \\u{1b}[2J");
+ * assert.equal(reportText(new RangeError("boom")), "pab failed unexpectedly: RangeError: boom (please report this)");
  * ```
  */
-export function errorText(error: unknown): string {
+export function reportText(error: unknown): string {
   if (error instanceof PabError) {
     const issues = (error as { issues?: unknown }).issues;
     const source = (error as { source?: unknown }).source;

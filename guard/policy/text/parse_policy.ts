@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { isRecord } from "../../../core/mod.ts";
 import { FAILSAFE_SCHEMA, load, YAMLException } from "npm:js-yaml@5.5.0";
 import { type Node, type ParseError, parseTree, printParseErrorCode } from "npm:jsonc-parser@3.3.1";
 import { compilePolicy, type Policy, PolicyError, type PolicyIssue } from "../mod.ts";
@@ -90,7 +91,7 @@ function child(value: unknown, key: string): unknown {
 }
 
 function objectKeys(value: unknown): string[] {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
+  return isRecord(value) ? Object.keys(value) : [];
 }
 
 function readJsonc(text: string, source: string): unknown {

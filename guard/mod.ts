@@ -55,7 +55,6 @@ export {
   WAIVABLE_GAP_CODES,
 } from "./policy/mod.ts";
 export { makeToolCall, type ToolCall } from "./tool_call.ts";
-export { errorText } from "../core/mod.ts";
 export { incomingLabel, judge, type Judgement, type JudgeState } from "./judge.ts";
 export { type AppliedRule, appliedRules, isDestinationName, isOutward } from "./outward.ts";
 export { type DesignationOptions, escalate, type Escalation, isDesignated, isSelectorName } from "./designation.ts";

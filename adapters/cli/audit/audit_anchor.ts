@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { errorText } from "../../../core/mod.ts";
 import { dirname, resolve } from "node:path";
 import { type AuditKeyFile, generateAuditKey, openCheckpoint, publicAuditKey } from "../../audit/mod.ts";
 import type { Checkpoint } from "../../audit/mod.ts";
@@ -21,7 +22,7 @@ export async function writeAuditKey(out: string, name: string): Promise<string> 
   try {
     key = await generateAuditKey(name);
   } catch (error) {
-    throw new IoError(`Cannot make an audit key: ${error instanceof Error ? error.message : String(error)}`);
+    throw new IoError(`Cannot make an audit key: ${errorText(error)}`);
   }
   await createKeyFile(out, `${JSON.stringify(key)}\n`, 0o600);
   await createKeyFile(`${out}.pub`, `${JSON.stringify(publicAuditKey(key))}\n`, 0o644);
@@ -59,7 +60,7 @@ export async function readCheckpoint(io: Io, path: string, key: AuditKeyFile): P
     return await openCheckpoint(note, key);
   } catch (error) {
     throw new CheckpointRefused(
-      `checkpoint "${path}" cannot be trusted: ${error instanceof Error ? error.message : String(error)}`,
+      `checkpoint "${path}" cannot be trusted: ${errorText(error)}`,
     );
   }
 }

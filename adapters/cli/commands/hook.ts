@@ -6,7 +6,7 @@
  * @module
  */
 import { answerHook, failed, hookOptions, parseHookInput, STARTER_POLICY } from "../../claude_code/mod.ts";
-import { errorText } from "../../../guard/mod.ts";
+import { errorText } from "../../../core/mod.ts";
 import { SessionHost } from "../../serve/mod.ts";
 import { defaultStorePath, openStore } from "../../store/mod.ts";
 import { UsageError } from "../shell/cli_error.ts";

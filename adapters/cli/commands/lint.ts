@@ -14,7 +14,7 @@ import type { Io } from "../io/io.ts";
 import { argumentCoverage, type CoveredArgument } from "../policy/lint_coverage.ts";
 import { readToolDefinitions, type ToolDefinition } from "../draft/tool_definitions.ts";
 import { policyIssuesText, reportText } from "../shell/report_error.ts";
-import { PabError } from "../../../core/mod.ts";
+import { errorText, PabError } from "../../../core/mod.ts";
 
 /**
  * `pab lint`: parse each policy file and report everything wrong with it.
@@ -156,7 +156,7 @@ async function readToolFile(path: string, io: Io, maxBytes: number): Promise<Too
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new IoError(`Cannot read tool definitions from "${path}": it is not JSON (${reportText(error)})`);
+    throw new IoError(`Cannot read tool definitions from "${path}": it is not JSON (${errorText(error)})`);
   }
   return readToolDefinitions(value, path).tools;
 }

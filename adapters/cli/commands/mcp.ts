@@ -5,7 +5,7 @@
  * @module
  */
 import { resolve } from "node:path";
-import { type Label, makeLabel, PabError } from "../../../core/mod.ts";
+import { errorText, type Label, makeLabel, PabError } from "../../../core/mod.ts";
 import type { Policy } from "../../../guard/mod.ts";
 import { StoredSession } from "../../serve/mod.ts";
 import { openStore, type PabStore } from "../../store/mod.ts";
@@ -185,7 +185,7 @@ async function mcp(args: string[], io: Io): Promise<number> {
       });
     } catch (error) {
       // runStdioProxy throws only when the server cannot be started.
-      const why = error instanceof Error ? error.message : String(error);
+      const why = errorText(error);
       throw new IoError(`Cannot start MCP server "${command}": ${why} (check the command; pab mcp needs --allow-run)`);
     } finally {
       store?.close();
@@ -199,7 +199,7 @@ async function readRequest(path: string, io: Io): Promise<string> {
   try {
     return await io.readTextFile(path);
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = errorText(error);
     throw new IoError(`Cannot read the user's request "${path}": ${why} (check --request-file)`);
   }
 }

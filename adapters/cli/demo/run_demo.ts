@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { errorText } from "../../../core/mod.ts";
 import { explainDecision, Guard, ToolCallDenied } from "../../../guard/mod.ts";
 import { parsePolicy } from "../../../guard/policy/text/mod.ts";
 import type { Trace, TraceEvent } from "../../trace/mod.ts";
@@ -197,8 +198,4 @@ export async function runDemo(baseUrl: string): Promise<DemoReport> {
       events,
     },
   };
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

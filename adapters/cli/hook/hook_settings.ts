@@ -8,7 +8,7 @@
 import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type HookForm, hookOptions, hooksBlock, mergeHookSettings } from "../../claude_code/mod.ts";
-import { errorText } from "../../../guard/mod.ts";
+import { errorText } from "../../../core/mod.ts";
 import { IoError, UnsafePathError, UsageError } from "../shell/cli_error.ts";
 import { createFileExclusively } from "../io/create_file.ts";
 import { fileProblem, type Io } from "../io/io.ts";

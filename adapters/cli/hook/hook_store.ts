@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { errorText } from "../../../core/mod.ts";
 import { StoreError } from "../../store/mod.ts";
 
 /**
@@ -34,7 +35,7 @@ export async function checkHookStore(location: string): Promise<void> {
       info = await Deno.lstat(path);
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) continue;
-      throw refused(location, path, error instanceof Error ? error.message : String(error));
+      throw refused(location, path, errorText(error));
     }
     if (info.isSymlink) {
       throw refused(location, path, "it is a symbolic link, and pab does not open stores through links");
@@ -47,7 +48,7 @@ export async function checkHookStore(location: string): Promise<void> {
       throw refused(
         location,
         path,
-        `it cannot be opened for writing (${error instanceof Error ? error.message : String(error)})`,
+        `it cannot be opened for writing (${errorText(error)})`,
       );
     }
   }

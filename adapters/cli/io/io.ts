@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { errorText } from "../../../core/mod.ts";
 import { createFileExclusively } from "./create_file.ts";
 
 /**
@@ -162,7 +163,7 @@ export function fileProblem(error: unknown): string {
     case "TypeError":
       return "it is not valid UTF-8 text";
     default:
-      return error instanceof Error ? error.message : String(error);
+      return errorText(error);
   }
 }
 

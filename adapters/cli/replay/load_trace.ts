@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { errorText } from "../../../core/mod.ts";
 import { guardArgs } from "../../claude_code/tool_input/mod.ts";
 import { detectTraceFormat, readTrace, type Trace, TraceError } from "../../trace/mod.ts";
 import { type Io, isStdin } from "../io/io.ts";
@@ -69,7 +70,7 @@ export function parseTrace(text: string, source: string): Trace {
     return withClaudeCodeArgs(readTrace(text, { source }));
   } catch (error) {
     if (error instanceof TraceError) throw error;
-    throw new TraceError(`Cannot read trace ${source}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new TraceError(`Cannot read trace ${source}: ${errorText(error)}`);
   }
 }
 

@@ -10,8 +10,8 @@
  *
  * @module
  */
-import { errorText, isRecord } from "../../core/mod.ts";
-import { checkJsonShape } from "./json_shape.ts";
+import { isRecord } from "../../core/mod.ts";
+import { jsonLines } from "./json_lines.ts";
 import { MessageReader } from "./read_anthropic_log.ts";
 import { traceFailure as fail } from "./read_json_log.ts";
 import type { ReadTraceOptions, Trace, TraceEvent } from "./trace.ts";
@@ -61,18 +61,7 @@ export function readClaudeCodeLog(text: string, options: ReadTraceOptions = {}):
   const reader = new MessageReader(events);
   let session: string | undefined;
   let cwd: string | undefined;
-  const lines = text.replace(/^\uFEFF/, "").split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].replace(/\r$/, "");
-    if (!line.trim()) continue;
-    const where = `${source}:${i + 1}`;
-    checkJsonShape(line, source, i + 1);
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      throw fail(where, `the line is not valid JSON (${errorText(error)})`, FIX);
-    }
+  for (const { value, where } of jsonLines(text, source, FIX)) {
     if (!isRecord(value)) throw fail(where, "expected a JSON object", FIX);
     if (typeof value.sessionId === "string") session ??= value.sessionId;
     if (typeof value.cwd === "string") cwd ??= value.cwd;

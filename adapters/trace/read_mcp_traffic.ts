@@ -11,8 +11,8 @@
  *
  * @module
  */
-import { errorText, isRecord } from "../../core/mod.ts";
-import { checkJsonShape } from "./json_shape.ts";
+import { isRecord } from "../../core/mod.ts";
+import { jsonLines } from "./json_lines.ts";
 import { traceFailure as fail } from "./read_json_log.ts";
 import type { ReadTraceOptions, Trace, TraceEvent } from "./trace.ts";
 
@@ -58,18 +58,7 @@ export function readMcpTraffic(text: string, options: ReadTraceOptions = {}): Tr
   // JSON-RPC id -> the call's id and the side it came from (when the log says): only the other side answers it.
   const pending = new Map<string, { readonly id: string; readonly from: string | undefined }>();
   const used = new Map<string, number>(); // JSON-RPC id -> times used for a tools/call
-  const lines = text.replace(/^\uFEFF/, "").split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].replace(/\r$/, "");
-    if (!line.trim()) continue;
-    const where = `${source}:${i + 1}`;
-    checkJsonShape(line, source, i + 1);
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      throw fail(where, `the line is not valid JSON (${errorText(error)})`, FIX);
-    }
+  for (const { value, where } of jsonLines(text, source, FIX)) {
     const message = isRecord(value) ? jsonRpcMessage(value) : undefined;
     if (!message) throw fail(where, "the line is not a JSON-RPC 2.0 message", FIX);
     const key = JSON.stringify(message.id ?? null);

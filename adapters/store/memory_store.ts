@@ -210,12 +210,24 @@ export class MemoryStore implements PabStore {
     return Promise.resolve(this.#chain(stream, events));
   }
 
-  /** Drop a session's inputs, spent rulings and record (kept while it has open reservations; its audit chain, effects and open reservations stay). */
+  /**
+   * Drop a session's inputs, spent rulings and record (kept while it has open
+   * reservations; its effects and open reservations stay). Its audit records
+   * go too, but the last (`pab serve` writes why the session ended just
+   * before), unless it has open reservations: nothing outside this process
+   * can read them, and keeping every ended session's records made memory grow
+   * without bound. The chain's head stays, so later events still link to it.
+   * A durable audit needs a KV store, which keeps every chain.
+   */
   deleteSession(id: string): Promise<void> {
     this.#inputs.delete(id);
     this.#spent.delete(id);
     // Its ledger's effects stay: other sessions may share the ledger, and its `once` effects stay spent.
-    if (!this.#reservations.has(id)) this.#sessions.delete(id);
+    if (!this.#reservations.has(id)) {
+      this.#sessions.delete(id);
+      const chain = this.#audit.get(id);
+      if (chain) chain.records = chain.records.slice(-1);
+    }
     return Promise.resolve();
   }
 

@@ -190,7 +190,7 @@ function isTextCriterion(name: string): boolean {
 }
 
 /** Whether a value is a link: a URL or a host, as the matcher reads them. */
-function isLink(text: string): boolean {
+export function isLink(text: string): boolean {
   const type = canonicalEntity(text)?.type;
   return type === "url" || type === "host";
 }

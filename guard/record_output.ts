@@ -19,7 +19,7 @@ import {
 import type { Branch } from "./branch.ts";
 import type { Source } from "./source.ts";
 import { LabelError } from "./guard_errors.ts";
-import { type DesignationOptions, isDesignated } from "./designation.ts";
+import { type DesignationOptions, isDesignated, isLink } from "./designation.ts";
 import { incomingLabel } from "./judge.ts";
 import { checkLabel } from "./labelled.ts";
 import { type Policy, toolPolicy } from "./policy/mod.ts";
@@ -204,9 +204,10 @@ function designationSources(branch: Branch, value: string): Source[] {
   if (user !== undefined) found.push(branch.sources[user]);
   const trusted = branch.evidence.vouch(value, () => true, TRUSTED_RANK).sourceId;
   if (trusted !== undefined) found.push(branch.sources[trusted]);
-  if (found.length) return found;
-  // Only a value no trusted source holds is asked about further (a link followed from a source the user pointed at):
-  // the first designated source of any trust that holds it.
+  // Only a link no trusted source holds is asked about further (followed from a source the user pointed at): the first
+  // designated source of any trust that holds it. Other values never need it, so their untrusted occurrences, which a
+  // long session repeats, are not walked for every call.
+  if (found.length || !isLink(value)) return found;
   const designated = branch.evidence.vouch(value, (id) => branch.sources[id].designated === true, 0).sourceId;
   if (designated !== undefined) found.push(branch.sources[designated]);
   return found;

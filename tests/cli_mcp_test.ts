@@ -9,17 +9,34 @@ Deno.test("pab mcp is registered and prints its usage on stdout", async () => {
   assert.equal(await COMMANDS.mcp.load(), mcpCommand);
   const memory = memoryIo({ files: {} });
   assert.equal(await mcpCommand.run(["--help"], memory.io), 0);
-  assert.match(
-    memory.stdout(),
-    /^Usage: pab mcp --policy FILE \[--hide TOOLS\] \[--ceiling LABEL\] \[--request TEXT\|--request-file FILE\] \[--no-ask-values\] \[--max-message-bytes N\] \[--store PATH\|URL \[--session ID\]\] -- CMD \[ARGS\.\.\.\]\n {7}pab mcp config /,
-  );
+  assert.match(memory.stdout(), /^Usage: pab mcp --policy FILE \[OPTIONS\] \[-- CMD ARGS\.\.\.\]\n/);
+  // Every option the proxy parses is in its help, and the other form is named.
+  for (const option of ["url", "hide", "ceiling", "request", "request-file", "no-ask-values", "max-message-bytes"]) {
+    assert.match(memory.stdout(), new RegExp(`\\n {2}(-., )? *--${option}\\b`), option);
+  }
+  assert.match(memory.stdout(), /\n {2}pab mcp config \[--host claude-desktop\|cursor\|vscode\]/);
   assert.equal(memory.stderr(), "");
+  const config = memoryIo({ files: {} });
+  assert.equal(await mcpCommand.run(["config", "--help"], config.io), 0);
+  assert.match(config.stdout(), /^Usage: pab mcp config --policy FILE \[OPTIONS\] \[-- CMD ARGS\.\.\.\]\n/);
+  assert.match(config.stdout(), /\n {6}--host NAME +One host's JSON: claude-desktop, cursor, vscode/);
 });
 
 Deno.test("pab mcp exits 2 on bad usage before it starts anything", async () => {
   const cases: Array<[string[], RegExp]> = [
     [["--", "server"], /^error: missing --policy FILE\n/],
-    [["--policy", "p.yaml"], /^error: name the server to start after --: pab mcp --policy FILE -- CMD ARGS\n/],
+    [["--policy", "p.yaml"], /^error: name the server to start after --: pab mcp --policy FILE -- CMD ARGS \(or/],
+    [
+      ["--policy", "p.yaml", "--url", "http://localhost:1/mcp", "--", "server"],
+      /^error: name the server once: -- server \.\.\. starts a server, --url reaches a running one\n/,
+    ],
+    [["--policy", "p.yaml", "--url", "not a url"], /^error: --url needs the server's MCP endpoint/],
+    [["--policy", "p.yaml", "--url", "http://u:pw@localhost:1/mcp"], /^error: --url must not carry a user name/],
+    [["--policy", "p.yaml", "--quiet", "--", "server"], /^error: --quiet would silence the MCP session itself/],
+    [
+      ["--policy", "p.yaml", "--max-message-bytes", "x", "--", "server"],
+      /^error: option --max-message-bytes needs a whole number/,
+    ],
     [
       ["--policy", "p.yaml", "--ceiling", "secret", "--", "server"],
       /^error: unknown label "secret" for --ceiling \(use one of trusted, attested, untrusted, internal\)\n/,

@@ -31,6 +31,7 @@ import {
   EncodingError,
   InputTooLargeError,
   IoError,
+  PermissionError,
   UnsafePathError,
   UsageError,
 } from "../adapters/cli/mod.ts";
@@ -102,6 +103,7 @@ Deno.test("every class of every layer carries a code its layer lists", () => {
     ["adapters/cli", new InputTooLargeError("m")],
     ["adapters/cli", new UnsafePathError("m")],
     ["adapters/cli", new DependencyError("m")],
+    ["adapters/cli", new PermissionError("m")],
     ...STORE_ERROR_CODES.map((code) => ["adapters/store", new StoreError(code, "m")] as [string, StoreError]),
     ...REQUEST_ERROR_CODES.map((code) => ["adapters/serve", new RequestError(code, "m")] as [string, RequestError]),
   ];

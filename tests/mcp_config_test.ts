@@ -57,7 +57,7 @@ Deno.test("pab mcp config prints each host's entry, and the entry run exactly as
     const { command, args } = entries.cursor;
     assert.ok(command.startsWith("/"), command);
     // Absolute paths: the policy, the lock, the config; the server's command is the one granted to run.
-    assert.ok(args.includes(`${dir}/policy.yaml`));
+    assert.ok(args.includes(`--policy=${dir}/policy.yaml`));
     assert.ok(args.includes(`--lock=${ROOT}adapters/mcp/deno.lock`));
     assert.ok(args.includes(`--config=${ROOT}deno.json`));
     assert.ok(args.includes(`--allow-run=${DENO}`));
@@ -103,7 +103,7 @@ Deno.test("pab mcp config refuses an unknown host and a missing policy before pr
     [["config", "--policy", "p.yaml"], /^error: name the server to start after --/],
     [
       ["--host", "vscode", "--policy", "p.yaml", "--", "srv"],
-      /^error: --host and --name are options of pab mcp config/,
+      /^error: --host is an option of pab mcp config \(pab mcp config --host \.\.\.\)\n/,
     ],
   ];
   for (const [args, pattern] of cases) {

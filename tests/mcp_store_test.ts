@@ -183,7 +183,7 @@ Deno.test("pab mcp under the pab task's sandbox exits 2 naming --allow-run, befo
     assert.equal(new TextDecoder().decode(output.stdout), "");
     assert.match(
       new TextDecoder().decode(output.stderr),
-      /^error: Cannot start MCP server ".*deno": pab mcp needs --allow-run, which deno task pab does not grant \(run: deno run --lock=adapters\/mcp\/deno\.lock --unstable-kv .* --allow-run cli\.ts mcp \.\.\.\)\n/,
+      /^error: Cannot start MCP server ".*deno": pab mcp needs --allow-run, which pab's sandbox \(deno task pab, the compiled binary\) does not grant \(.*--url http:\/\/localhost:PORT\/mcp.*deno run --lock=adapters\/mcp\/deno\.lock --unstable-kv .* --allow-run=CMD cli\.ts mcp \.\.\.\)\n/,
     );
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -45,6 +45,7 @@ export {
   EncodingError,
   InputTooLargeError,
   IoError,
+  PermissionError,
   UnsafePathError,
   UsageError,
 } from "./shell/cli_error.ts";

@@ -24,7 +24,13 @@
  */
 export { McpRelay } from "./mcp_relay.ts";
 export type { McpRelayOptions, Proposer, ProposerFactory } from "./relay_options.ts";
-export { runStdioProxy, type StdioProxyOptions } from "./stdio_proxy.ts";
+export {
+  type ChildServer,
+  type HttpServer,
+  type ProxyOptions,
+  runStdioProxy,
+  type StdioProxyOptions,
+} from "./stdio_proxy.ts";
 export { guardForServer, labelServerTools, MCP_CAST, type ServerGuardOptions } from "./guard_for_server.ts";
 export { labelFromAnnotations, labelFromIfc, ServerSignals, type ToolAnnotations } from "./server_signals.ts";
 export {

@@ -1,25 +1,43 @@
 /**
  * `pab mcp` over stdio: this process is the MCP server its client started;
- * the real server runs as its child (with this process's environment), and
- * the guard sits between them.
+ * the real server runs as its child (with this process's environment), or
+ * listens at a URL and speaks Streamable HTTP, and the guard sits between them.
  *
  * @module
  */
 import type { Label } from "../../core/mod.ts";
 import type { Policy } from "../../guard/mod.ts";
 import { ChildTransport } from "./child_transport.ts";
+import { HttpServerTransport } from "./http_transport.ts";
 import { LineTransport } from "./line_transport.ts";
 import { McpRelay } from "./mcp_relay.ts";
 import type { ProposerFactory } from "./relay_options.ts";
 
-/** How to start the proxy. */
-export interface StdioProxyOptions {
-  /** The policy every call is decided by. */
-  readonly policy: Policy;
+/** How to start the proxy: the policy, and the real server as a command to start or a URL to connect to. */
+export type StdioProxyOptions = ProxyOptions & (ChildServer | HttpServer);
+
+/** The real server, started as a child that speaks MCP on its stdin and stdout. */
+export interface ChildServer {
   /** The real server's command. */
   readonly command: string;
   /** Its arguments. */
   readonly args?: readonly string[];
+  /** Not with a command. */
+  readonly url?: undefined;
+}
+
+/** The real server, already running, reached over Streamable HTTP (what a sandbox without `--allow-run` can do). */
+export interface HttpServer {
+  /** Its MCP endpoint, such as `http://localhost:3000/mcp`. */
+  readonly url: string | URL;
+  /** Not with a URL. */
+  readonly command?: undefined;
+}
+
+/** What the proxy takes whichever way it reaches the server. */
+export interface ProxyOptions {
+  /** The policy every call is decided by. */
+  readonly policy: Policy;
   /** Tools left out of `tools/list` and refused if called anyway. */
   readonly hide?: readonly string[];
   /** Ceiling for the server's signals on tools the policy does not name. */
@@ -38,10 +56,12 @@ export interface StdioProxyOptions {
 
 /**
  * Run the proxy until the client closes stdin or the real server exits. Both
- * sides are read as newline-delimited JSON-RPC in linear time; a line that is
- * not a message is answered with a JSON-RPC error, never dropped. The
- * child's stderr is passed to this process's stderr. Resolves to an exit code;
- * rejects only when the server cannot be started (with the runtime's error).
+ * stdio sides are read as newline-delimited JSON-RPC in linear time; a line
+ * that is not a message is answered with a JSON-RPC error, never dropped. The
+ * child's stderr is passed to this process's stderr. With `url`, the server is
+ * reached over Streamable HTTP instead, and a request it cannot be reached for
+ * is answered with a JSON-RPC error. Resolves to an exit code; rejects only
+ * when the server cannot be started (with the runtime's error).
  *
  * @example
  * ```ts ignore
@@ -52,7 +72,9 @@ export interface StdioProxyOptions {
  */
 export async function runStdioProxy(options: StdioProxyOptions): Promise<number> {
   const limit = options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {};
-  const server = new ChildTransport(options.command, options.args ?? [], limit);
+  const server = options.url !== undefined
+    ? new HttpServerTransport(new URL(options.url))
+    : new ChildTransport(options.command, options.args ?? [], limit);
   const client = new LineTransport({ readable: Deno.stdin.readable, writable: Deno.stdout.writable, ...limit });
   let exited = false;
   const relay = new McpRelay({

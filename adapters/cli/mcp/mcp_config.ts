@@ -37,17 +37,22 @@ export interface ProxyEntry {
   readonly name: string;
   /** `pab mcp`'s own options (`--policy` with an absolute path, ...), as they will be passed. */
   readonly options: readonly string[];
-  /** The real server's command and arguments. */
+  /** The real server's command and arguments (empty when `url` names a server that is already running). */
   readonly server: readonly string[];
+  /** The server's Streamable HTTP endpoint, when it is reached over HTTP (`--url`, also among the options). */
+  readonly url?: URL;
   /** Whether `--store` is among the options (the store's token is then read from the environment). */
   readonly store?: boolean;
 }
 
 /**
  * The command and arguments that start `pab mcp` in front of a server, with
- * the CLI's sandbox plus `--allow-run` for that one command. From a clone:
- * Deno with the repository's `deno.json` and `adapters/mcp/deno.lock`
- * (frozen), so it runs the same from any working directory.
+ * the CLI's sandbox plus `--allow-run` for that one command (a server behind
+ * `url` needs none; a host other than localhost is added to `--allow-net`).
+ * From a clone: Deno with the repository's `deno.json` and
+ * `adapters/mcp/deno.lock` (frozen), so it runs the same from any working
+ * directory. From a binary: the binary, whose sandbox was fixed when it was
+ * compiled (the caller checks that it can run the entry).
  *
  * @example
  * ```ts
@@ -64,14 +69,28 @@ export interface ProxyEntry {
  * assert.deepEqual(started.args.slice(-6), ["--policy", "/etc/pab/memory.yaml", "--", "npx", "-y", "@modelcontextprotocol/server-memory"]);
  * const binary = proxyCommand({ kind: "binary", path: "/usr/local/bin/pab" }, { name: "fs", options: [], server: ["/usr/bin/srv"] });
  * assert.deepEqual(binary, { command: "/usr/local/bin/pab", args: ["mcp", "--", "/usr/bin/srv"] });
+ * const url = new URL("http://localhost:3000/mcp");
+ * const http = proxyCommand({ kind: "clone", root: "/src/pab", deno: "/usr/bin/deno" }, {
+ *   name: "notes",
+ *   options: ["--policy", "/etc/pab/notes.yaml", "--url", url.href],
+ *   server: [],
+ *   url,
+ * });
+ * assert.ok(http.args.includes("--allow-net=localhost") && !http.args.some((arg) => arg.startsWith("--allow-run")));
+ * assert.deepEqual(http.args.slice(-5), ["mcp", "--policy", "/etc/pab/notes.yaml", "--url", "http://localhost:3000/mcp"]);
  * ```
  */
 export function proxyCommand(install: PabInstall, entry: ProxyEntry): { command: string; args: string[] } {
   const [program] = entry.server;
-  if (!program) {
-    throw new UsageError("name the server to start after --: pab mcp config --policy FILE -- CMD ARGS", "mcp");
+  if (!program && !entry.url) {
+    throw new UsageError(
+      "name the server: pab mcp config --policy FILE -- CMD ARGS, or --url http://localhost:PORT/mcp",
+      "mcp",
+    );
   }
-  const tail = ["mcp", ...entry.options, "--", ...entry.server];
+  if (program && entry.url) throw new UsageError("name the server once: -- CMD ARGS or --url URL", "mcp");
+  const tail = ["mcp", ...entry.options, ...(program ? ["--", ...entry.server] : [])];
+  const hosts = ["localhost", ...(entry.url && entry.url.hostname !== "localhost" ? [entry.url.host] : [])];
   if (install.kind === "binary") return { command: install.path, args: tail };
   const root = install.root.replace(/\/+$/, "");
   return {
@@ -83,10 +102,10 @@ export function proxyCommand(install: PabInstall, entry: ProxyEntry): { command:
       "--frozen",
       "--no-prompt",
       ...(entry.store ? ["--unstable-kv", "--allow-env=DENO_KV_ACCESS_TOKEN"] : []),
-      "--allow-net=localhost",
+      `--allow-net=${hosts.join(",")}`,
       "--allow-read",
       "--allow-write=/tmp/pab",
-      `--allow-run=${program}`,
+      ...(program ? [`--allow-run=${program}`] : []),
       `${root}/cli.ts`,
       ...tail,
     ],

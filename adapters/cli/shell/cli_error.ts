@@ -7,10 +7,7 @@
  */
 import { PabError } from "../../../core/mod.ts";
 
-/**
- * Every code the CLI's errors carry (a closed list): the classes of this file
- * and `RunPermissionError` (`ERR_CLI_PERMISSION`, in `mcp.ts`).
- */
+/** Every code the CLI's errors carry (a closed list), one class of this file each. */
 export const CLI_ERROR_CODES = [
   "ERR_CLI_USAGE",
   "ERR_CLI_IO",
@@ -143,5 +140,27 @@ export class DependencyError extends PabError<CliErrorCode> {
   constructor(message: string) {
     super("ERR_CLI_DEPENDENCY", message);
     this.name = "DependencyError";
+  }
+}
+
+/**
+ * Deno's sandbox does not grant what a command needs: `pab mcp` starting its
+ * server (`--allow-run`) or reaching a server's URL (`--allow-net`). Asked
+ * before anything starts, never prompted for (stdin may belong to an MCP
+ * client). The message names the flag, or what to do where it cannot be
+ * granted (a compiled binary's sandbox is fixed).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { PermissionError } from "./cli_error.ts";
+ * assert.equal(new PermissionError('Cannot start MCP server "npx": pab mcp needs --allow-run').code, "ERR_CLI_PERMISSION");
+ * ```
+ */
+export class PermissionError extends PabError<CliErrorCode> {
+  /** Make a permission error. */
+  constructor(message: string) {
+    super("ERR_CLI_PERMISSION", message);
+    this.name = "PermissionError";
   }
 }

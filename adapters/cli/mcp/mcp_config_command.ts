@@ -1,0 +1,99 @@
+/**
+ * `pab mcp config`: print the entry an MCP host's configuration takes to
+ * start a server behind `pab mcp`, with the same options as the proxy.
+ *
+ * @module
+ */
+import { PermissionError, UsageError } from "../shell/cli_error.ts";
+import type { Command } from "../shell/command.ts";
+import { defineCommand } from "../shell/define_command.ts";
+import { loadPolicyFile } from "../policy/load_policy.ts";
+import { currentInstall, HOST_FILES, hostEntry, MCP_HOSTS, type McpHost, proxyCommand } from "./mcp_config.ts";
+import { ceilingLabel, checkProxyInput, PROXY_OPTIONS, proxyArguments } from "./mcp_options.ts";
+import { requireNetPermission } from "./mcp_permissions.ts";
+
+/**
+ * `pab mcp config`, declared.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mcpConfigCommand } from "./mcp_config_command.ts";
+ * import { memoryIo } from "../io/memory_io.ts";
+ * const memory = memoryIo({ files: { "p.yaml": "version: 1\n" } });
+ * assert.equal(await mcpConfigCommand.run(["--host", "emacs", "--policy", "p.yaml", "--", "srv"], memory.io), 2);
+ * assert.match(memory.stderr(), /unknown host "emacs" for --host \(use one of claude-desktop, cursor, vscode\)/);
+ * ```
+ */
+export const mcpConfigCommand: Command = defineCommand({
+  name: "mcp config",
+  summary: "Print the entry an MCP host's configuration takes for pab mcp",
+  description: `Print the entry Claude Desktop, Cursor or VS Code takes to start a server
+behind pab mcp, with the proxy's options (the same as pab mcp's): absolute
+paths, the lock that pins the MCP SDK, and the permissions, as JSON with
+--host, or for every host with where its file lives.
+
+From a clone the entry runs Deno with the CLI's sandbox plus --allow-run for
+the server's command only (none with --url). From the compiled binary the
+entry is the binary; its sandbox was fixed when it was compiled (localhost
+network, writes under /tmp/pab, no --allow-run), so it takes a server that
+is already running at --url http://localhost:PORT/mcp (Streamable HTTP) and
+refuses -- CMD, saying so, rather than print an entry that cannot start.`,
+  options: {
+    ...PROXY_OPTIONS,
+    host: {
+      type: "string",
+      value: "NAME",
+      description: `One host's JSON: ${MCP_HOSTS.join(", ")} (default: every host, each named)`,
+    },
+    name: { type: "string", value: "NAME", description: "The server's name in the host's file (default pab)" },
+  },
+  arguments: { name: "-- CMD ARGS", max: Infinity },
+  exitCodes: "0 the entry was printed; 2 bad usage, a policy that cannot be read, or a server this pab\n" +
+    "cannot start or reach.",
+  run: async (input, io) => {
+    const host = input.string("host");
+    if (host !== undefined && !MCP_HOSTS.includes(host as McpHost)) {
+      throw new UsageError(`unknown host "${host}" for --host (use one of ${MCP_HOSTS.join(", ")})`, "mcp");
+    }
+    const checked = checkProxyInput(input);
+    // The policy and the ceiling are checked now, so that the host does not find out at its first start.
+    const policy = await loadPolicyFile(checked.policy, io);
+    const ceiling = input.string("ceiling");
+    if (ceiling !== undefined) ceilingLabel(policy, ceiling);
+    const name = input.string("name") ?? "pab";
+    const install = currentInstall(new URL("../../../cli.ts", import.meta.url).href, Deno.execPath());
+    if (install.kind === "binary") {
+      // A binary's sandbox was fixed when it was compiled: an entry it cannot run is refused, not printed.
+      if (checked.url) requireNetPermission(checked.url);
+      else refuseChild(checked.server[0]);
+    }
+    const started = proxyCommand(install, {
+      name,
+      options: proxyArguments(input, Deno.cwd()),
+      server: checked.server,
+      ...(checked.url ? { url: checked.url } : {}),
+      store: input.string("store") !== undefined,
+    });
+    if (host !== undefined) {
+      await io.stdout.write(`${JSON.stringify(hostEntry(host as McpHost, name, started), null, 2)}\n`);
+      return 0;
+    }
+    for (const each of MCP_HOSTS) {
+      await io.stdout.write(`// ${each}: ${HOST_FILES[each]}\n`);
+      await io.stdout.write(`${JSON.stringify(hostEntry(each, name, started), null, 2)}\n`);
+    }
+    return 0;
+  },
+});
+
+/** The compiled binary cannot start a server (unless it was compiled with --allow-run for it): say what it can do. */
+function refuseChild(command: string): void {
+  if (Deno.permissions.querySync({ name: "run", command }).state === "granted") return;
+  throw new PermissionError(
+    `Cannot print an entry that starts "${command}": this pab is a compiled binary, whose sandbox grants no ` +
+      `--allow-run (a single binary that can start no program) (run the server over Streamable HTTP on localhost ` +
+      `and pass --url http://localhost:PORT/mcp, or print the entry from a clone of pab, which grants --allow-run ` +
+      `for that command only)`,
+  );
+}

@@ -1,0 +1,122 @@
+/**
+ * An MCP client transport to a server that speaks Streamable HTTP (the MCP
+ * SDK's own client transport), shaped for the relay: a request the server
+ * cannot be reached for is answered with a JSON-RPC error instead of waiting
+ * for ever, and the protocol version the server chose is sent on every later
+ * request, as the SDK's `Client` would.
+ *
+ * @module
+ */
+import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js";
+import type { Transport } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/transport.js";
+import type { JSONRPCMessage } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
+import { errorText, isRecord } from "../../core/mod.ts";
+
+/** The longest part of the server's own error text quoted in an answer. */
+const MAX_QUOTED = 300;
+
+/**
+ * Speaks MCP to the server at a URL over Streamable HTTP. `onclose` fires
+ * once, when the transport is closed (an HTTP server has no process to exit);
+ * closing ends the server's session (HTTP `DELETE`) when it gave one.
+ *
+ * @example The error a request gets when nothing listens at the URL
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { HttpServerTransport } from "./http_transport.ts";
+ * const listener = Deno.listen({ hostname: "localhost", port: 0 });
+ * const { port } = listener.addr as Deno.NetAddr;
+ * listener.close();
+ * const transport = new HttpServerTransport(new URL(`http://localhost:${port}/mcp`));
+ * const answers: unknown[] = [];
+ * transport.onmessage = (message) => void answers.push(message);
+ * await transport.start();
+ * await transport.send({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+ * await transport.close();
+ * assert.match(JSON.stringify(answers), /"id":1,"error":\{"code":-32000,"message":"pab mcp: cannot reach the MCP server at http:\/\/localhost:\d+\/mcp: /);
+ * ```
+ */
+export class HttpServerTransport implements Transport {
+  readonly #url: URL;
+  readonly #inner: StreamableHTTPClientTransport;
+  /** Ids of the initialize requests sent, whose results name the protocol version. */
+  readonly #initializing = new Set<string | number>();
+  #closed = false;
+  #closing = false;
+  /** Called once, when the transport is closed. */
+  onclose?: () => void;
+  /** Called when a stream to the server fails (the SDK reconnects the server's own stream). */
+  onerror?: (error: Error) => void;
+  /** Called for every message from the server, and for the errors that answer requests it could not take. */
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  /** A transport to the server at `url`; {@linkcode HttpServerTransport.start} starts it. */
+  constructor(url: URL) {
+    this.#url = url;
+    // Redirects stay within the URL's origin (the SDK's default): the sandbox grants no other host anyway.
+    this.#inner = new StreamableHTTPClientTransport(url);
+    this.#inner.onmessage = (message: JSONRPCMessage) => this.#received(message);
+    // The streams this side aborts as it closes are not errors.
+    this.#inner.onerror = (error: Error) => this.#closing || this.onerror?.(error);
+    this.#inner.onclose = () => this.#finish();
+  }
+
+  /** Start (no request is made until the first message). */
+  async start(): Promise<void> {
+    await this.#inner.start();
+  }
+
+  /**
+   * Send one message. A request that fails (the server is down, refuses it, or
+   * answers with something that is not MCP) is answered with a JSON-RPC error
+   * under its id; any other message that fails rejects.
+   */
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.#closed) throw new Error("the connection to the server is closed");
+    const request = isRecord(message) && typeof message.method === "string" &&
+      (typeof message.id === "string" || typeof message.id === "number");
+    if (request && message.method === "initialize") this.#initializing.add(message.id as string | number);
+    try {
+      await this.#inner.send(message);
+    } catch (error) {
+      if (!request) throw error;
+      const why = errorText(error);
+      const quoted = why.length > MAX_QUOTED ? `${why.slice(0, MAX_QUOTED)}...` : why;
+      this.onmessage?.({
+        jsonrpc: "2.0",
+        id: message.id as string | number,
+        error: {
+          code: -32000,
+          message:
+            `pab mcp: cannot reach the MCP server at ${this.#url.href}: ${quoted} (start the server, or check --url)`,
+        },
+      });
+    }
+  }
+
+  /** End the server's session (when it gave one) and close. */
+  async close(): Promise<void> {
+    if (this.#closing) return;
+    this.#closing = true;
+    await this.#inner.terminateSession().catch(() => {});
+    await this.#inner.close();
+    this.#finish();
+  }
+
+  #received(message: JSONRPCMessage): void {
+    const id = isRecord(message) ? message.id : undefined;
+    if ((typeof id === "string" || typeof id === "number") && this.#initializing.delete(id)) {
+      const result = (message as { result?: unknown }).result;
+      if (isRecord(result) && typeof result.protocolVersion === "string") {
+        this.#inner.setProtocolVersion(result.protocolVersion);
+      }
+    }
+    this.onmessage?.(message);
+  }
+
+  #finish(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.onclose?.();
+  }
+}

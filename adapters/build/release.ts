@@ -21,6 +21,20 @@ import { parseArgs } from "node:util";
 import { REPO_ROOT } from "./bundle.ts";
 import { buildNpmPackage, CHANGELOG, changelogSection, packageConfig } from "./npm_package.ts";
 
+/**
+ * Where the release files go unless `--out` says otherwise, relative to the
+ * repository (the notes go beside it, in `dist/release-notes.md`); the
+ * release workflow attests and uploads this folder.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { RELEASE_DIR } from "./release.ts";
+ * assert.equal(RELEASE_DIR, "dist/release");
+ * ```
+ */
+export const RELEASE_DIR = "dist/release";
+
 /** One `deno compile` target and the file it makes. */
 export interface CompileTarget {
   /** Rust target triple, as `deno compile --target` takes it. */
@@ -232,7 +246,7 @@ if (import.meta.main) {
     args: Deno.args,
     options: { out: { type: "string" }, tag: { type: "string" }, "require-binaries": { type: "boolean" } },
   });
-  const outDir = values.out ?? join(REPO_ROOT, "dist", "release");
+  const outDir = values.out ?? join(REPO_ROOT, RELEASE_DIR);
   try {
     const report = await makeRelease(outDir, {
       tag: values.tag,

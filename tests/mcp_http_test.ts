@@ -203,3 +203,35 @@ Deno.test("pab mcp config --url prints an entry without --allow-run, and the ent
     await inbox.close();
   }
 });
+
+Deno.test("pab mcp config from a binary refuses an entry its sandbox cannot run, and prints one for --url", async () => {
+  // The config command cannot be compiled here: its check runs under the binary's flags, given a binary install.
+  await Deno.mkdir("/tmp/pab", { recursive: true });
+  const dir = await Deno.makeTempDir({ dir: "/tmp/pab" });
+  try {
+    const script = `${dir}/check.ts`;
+    await Deno.writeTextFile(
+      script,
+      `import { requireRunnableEntry } from "${ROOT}adapters/cli/mcp/mcp_config_command.ts";
+const binary = { kind: "binary", path: "/usr/local/bin/pab" } as const;
+for (const entry of [{ server: ["npx"] }, { server: [], url: new URL("http://localhost:3000/mcp") }, { server: [], url: new URL("http://127.0.0.1:3000/mcp") }]) {
+  try {
+    requireRunnableEntry(binary, entry);
+    console.log("ok");
+  } catch (error) {
+    console.log(\`\${(error as { code: string }).code}: \${(error as Error).message}\`);
+  }
+}
+`,
+    );
+    const output = await new Deno.Command(DENO, { args: asBinary([]).slice(0, -1).concat(script), stdout: "piped" })
+      .output();
+    const [child, local, address] = new TextDecoder().decode(output.stdout).trim().split("\n");
+    assert.match(child, /^ERR_CLI_PERMISSION: Cannot print an entry that starts "npx": this pab is a compiled binary/);
+    assert.match(child, /pass --url http:\/\/localhost:PORT\/mcp/);
+    assert.equal(local, "ok");
+    assert.match(address, /^ERR_CLI_PERMISSION: Cannot reach the MCP server at http:\/\/127\.0\.0\.1:3000\/mcp/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -8,7 +8,15 @@ import { PermissionError, UsageError } from "../shell/cli_error.ts";
 import type { Command } from "../shell/command.ts";
 import { defineCommand } from "../shell/define_command.ts";
 import { loadPolicyFile } from "../policy/load_policy.ts";
-import { currentInstall, HOST_FILES, hostEntry, MCP_HOSTS, type McpHost, proxyCommand } from "./mcp_config.ts";
+import {
+  currentInstall,
+  HOST_FILES,
+  hostEntry,
+  MCP_HOSTS,
+  type McpHost,
+  type PabInstall,
+  proxyCommand,
+} from "./mcp_config.ts";
 import { ceilingLabel, checkProxyInput, PROXY_OPTIONS, proxyArguments } from "./mcp_options.ts";
 import { requireNetPermission } from "./mcp_permissions.ts";
 
@@ -63,11 +71,7 @@ refuses -- CMD, saying so, rather than print an entry that cannot start.`,
     if (ceiling !== undefined) ceilingLabel(policy, ceiling);
     const name = input.string("name") ?? "pab";
     const install = currentInstall(new URL("../../../cli.ts", import.meta.url).href, Deno.execPath());
-    if (install.kind === "binary") {
-      // A binary's sandbox was fixed when it was compiled: an entry it cannot run is refused, not printed.
-      if (checked.url) requireNetPermission(checked.url);
-      else refuseChild(checked.server[0]);
-    }
+    requireRunnableEntry(install, checked);
     const started = proxyCommand(install, {
       name,
       options: proxyArguments(input, Deno.cwd()),
@@ -87,13 +91,36 @@ refuses -- CMD, saying so, rather than print an entry that cannot start.`,
   },
 });
 
-/** The compiled binary cannot start a server (unless it was compiled with --allow-run for it): say what it can do. */
-function refuseChild(command: string): void {
+/**
+ * Throw `PermissionError` when `install` is a compiled binary whose sandbox
+ * (fixed when it was compiled, and this process's own) cannot run the entry:
+ * start the server's command, or reach its URL. A clone's entry grants what
+ * it needs, so it is never refused.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { requireRunnableEntry } from "./mcp_config_command.ts";
+ * requireRunnableEntry({ kind: "clone", root: "/src/pab", deno: "/usr/bin/deno" }, { server: ["npx"] });
+ * if (Deno.permissions.querySync({ name: "run", command: "pab-no-such-server" }).state !== "granted") {
+ *   assert.throws(
+ *     () => requireRunnableEntry({ kind: "binary", path: "/usr/local/bin/pab" }, { server: ["pab-no-such-server"] }),
+ *     /^PermissionError: Cannot print an entry that starts "pab-no-such-server": this pab is a compiled binary/,
+ *   );
+ * }
+ * ```
+ */
+export function requireRunnableEntry(
+  install: PabInstall,
+  entry: { readonly server: readonly string[]; readonly url?: URL },
+): void {
+  if (install.kind !== "binary") return;
+  if (entry.url) return requireNetPermission(entry.url);
+  const [command] = entry.server;
   if (Deno.permissions.querySync({ name: "run", command }).state === "granted") return;
   throw new PermissionError(
-    `Cannot print an entry that starts "${command}": this pab is a compiled binary, whose sandbox grants no ` +
-      `--allow-run (a single binary that can start no program) (run the server over Streamable HTTP on localhost ` +
-      `and pass --url http://localhost:PORT/mcp, or print the entry from a clone of pab, which grants --allow-run ` +
-      `for that command only)`,
+    `Cannot print an entry that starts "${command}": this pab is a compiled binary, and its sandbox starts no ` +
+      `program (run the server over Streamable HTTP on localhost and pass --url http://localhost:PORT/mcp, or print ` +
+      `the entry from a clone of pab, which grants --allow-run for that command only)`,
   );
 }

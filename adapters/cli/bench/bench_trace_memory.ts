@@ -21,12 +21,18 @@ export const traceMemoryBench: Bench = defineCommand({
   name: "bench trace-memory",
   summary: `Peak memory of pab check on a large synthetic trace (target: ${TARGET_MB} MB for 50 MB)`,
   description: `Write a synthetic pab trace of about --mb megabytes under /tmp/pab (calls to an
-untrusted read_inbox tool, each with about 5 KB of text), replay it with
+untrusted read_inbox tool, each with about 5 KB of text, or of e-mails with
+--emails), replay it with
 pab check in this process, sample the resident set size every 20 ms, and
 print the peak. The files are removed afterwards.`,
   options: {
     mb: { type: "integer", value: "N", default: 50, description: "The trace's size in megabytes" },
     json: { type: "boolean", description: 'Print {"schemaVersion":1,"traceBytes","calls","peakRssBytes","seconds"}' },
+    emails: {
+      type: "boolean",
+      description: "Make the trace an inbox: pages of e-mails from many distinct addresses, and a\n" +
+        "send_email to an address read earlier after every fourth page",
+    },
     "read-only": {
       type: "boolean",
       description: "Only read and check the trace, line by line, with no guard: the reader's own share",
@@ -38,8 +44,16 @@ print the peak. The files are removed afterwards.`,
     const policy = `${folder}/policy.yaml`;
     const trace = `${folder}/trace.jsonl`;
     try {
-      await createFileExclusively(policy, "version: 1\ntools:\n  read_inbox: {output: untrusted, on_tainted: allow}\n");
-      const { bytes, calls } = await writeTrace(trace, input.integer("mb")! * 1e6);
+      await createFileExclusively(
+        policy,
+        "version: 1\ntools:\n  read_inbox: {output: untrusted, on_tainted: allow}\n" +
+          "  send_email: {on_tainted: allow, args: {to: {require: trusted, on_violation: block}}}\n",
+      );
+      const { bytes, calls } = await writeTrace(
+        trace,
+        input.integer("mb")! * 1e6,
+        input.flag("emails") ? inboxPage : wordPage,
+      );
       let peak = Deno.memoryUsage().rss;
       const timer = setInterval(() => peak = Math.max(peak, Deno.memoryUsage().rss), 20);
       const started = performance.now();
@@ -77,7 +91,45 @@ async function readOnly(path: string, maxBytes: number): Promise<number> {
   return 0;
 }
 
-async function writeTrace(path: string, size: number): Promise<{ bytes: number; calls: number }> {
+/** One call's lines: about 5 KB of words, with a token of its own every 17 words. */
+function wordPage(calls: number): string {
+  let text = "";
+  for (let w = 0; w < 800; w++) {
+    text += WORDS[(calls * 7 + w * 13) % WORDS.length] + (w % 17 === 0 ? ` item${calls}-${w} ` : " ");
+  }
+  return `${JSON.stringify({ type: "call", id: `c${calls}`, tool: "read_inbox", args: { page: calls } })}\n` +
+    `${JSON.stringify({ type: "result", id: `c${calls}`, content: text })}\n`;
+}
+
+/**
+ * One call's lines as an inbox: a page of 12 e-mails (about 5 KB), each from and to addresses of their own (about 24
+ * new addresses a page, over 2,000 domains); after every fourth page, a send_email to an address read two pages before.
+ */
+function inboxPage(calls: number): string {
+  const address = (n: number) => `person${n}@dept${n % 2003}.example${n % 7}.com`;
+  const emails = Array.from({ length: 12 }, (_, e) => {
+    const n = calls * 24 + e * 2;
+    let body = "";
+    for (let w = 0; w < 60; w++) body += `${WORDS[(n + w * 13) % WORDS.length]} `;
+    return { from: address(n), to: [address(n + 1)], subject: `Re: ticket ${n}`, body: `${body}ref ${n}` };
+  });
+  const read = `${JSON.stringify({ type: "call", id: `c${calls}`, tool: "read_inbox", args: { page: calls } })}\n` +
+    `${JSON.stringify({ type: "result", id: `c${calls}`, content: JSON.stringify({ emails }) })}\n`;
+  if (calls % 4 !== 3) return read;
+  const send = {
+    type: "call",
+    id: `s${calls}`,
+    tool: "send_email",
+    args: { to: address((calls - 2) * 24), body: "ok" },
+  };
+  return `${read}${JSON.stringify(send)}\n${JSON.stringify({ type: "result", id: `s${calls}`, content: "sent" })}\n`;
+}
+
+async function writeTrace(
+  path: string,
+  size: number,
+  page: (calls: number) => string,
+): Promise<{ bytes: number; calls: number }> {
   const header = '{"pab":"trace","schemaVersion":1,"id":"trace-memory"}\n' +
     '{"type":"user","content":"Summarise my inbox for alice@corp.example"}\n';
   await createFileExclusively(path, header);
@@ -90,15 +142,7 @@ async function writeTrace(path: string, size: number): Promise<{ bytes: number; 
   let calls = 0;
   try {
     while (bytes < size) {
-      let text = "";
-      for (let w = 0; w < 800; w++) {
-        text += WORDS[(calls * 7 + w * 13) % WORDS.length] + (w % 17 === 0 ? ` item${calls}-${w} ` : " ");
-      }
-      const { written } = encoder.encodeInto(
-        `${JSON.stringify({ type: "call", id: `c${calls}`, tool: "read_inbox", args: { page: calls } })}\n` +
-          `${JSON.stringify({ type: "result", id: `c${calls}`, content: text })}\n`,
-        buffer,
-      );
+      const { written } = encoder.encodeInto(page(calls), buffer);
       for (let at = 0; at < written;) at += await file.write(buffer.subarray(at, written));
       bytes += written;
       calls++;

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { errorText } from "../../../core/mod.ts";
 import { DependencyError, IoError } from "../shell/cli_error.ts";
 import { loadMcpClient } from "./mcp_sdk.ts";
 
@@ -54,11 +55,7 @@ export async function listMcpServerTools(command: readonly string[]): Promise<{ 
     const refused = error instanceof Error && error.name === "NotCapable";
     throw new IoError(
       `Cannot list the tools of the MCP server "${shown}": ${
-        refused
-          ? "Deno's permission sandbox refused to start it"
-          : error instanceof Error
-          ? error.message
-          : String(error)
+        refused ? "Deno's permission sandbox refused to start it" : errorText(error)
       } (${
         refused
           ? "starting a server needs --allow-run and --allow-env, which deno task pab does not grant: run " +

@@ -35,6 +35,7 @@ tools:
   read_inbox: {output: untrusted, on_tainted: allow}
   get_contacts: {output: trusted, on_tainted: allow}
   sent: {output: trusted, on_tainted: allow}
+  big: {output: trusted, on_tainted: allow}
   send_email:
     output: trusted
     on_tainted: allow
@@ -115,6 +116,32 @@ Deno.test("pab mcp --url, run with the binary's flags, guards a Streamable HTTP 
         await client.close();
       }
       assert.doesNotMatch(stderr(), /error|cannot/i, stderr());
+    });
+  } finally {
+    await inbox.close();
+  }
+});
+
+Deno.test("pab mcp --url cuts an answer over --max-message-bytes, answers the call, and keeps the session", async () => {
+  const inbox = serveInbox();
+  try {
+    await withPolicy(async (policy) => {
+      const flags = ["mcp", "--policy", policy, "--url", inbox.url, "--max-message-bytes", "4096"];
+      const { client, stderr } = await connect(DENO, asBinary(flags));
+      try {
+        const small = await client.callTool({ name: "big", arguments: { bytes: 100 } });
+        assert.equal(textOf(small), "y".repeat(100));
+        const cut = await client.callTool({ name: "big", arguments: { bytes: 10_000 } }).then(
+          (result: unknown) => JSON.stringify(result),
+          (error: Error) => error.message,
+        );
+        assert.match(cut, /the server's answer is larger than --max-message-bytes \(4096 bytes\)/);
+        assert.doesNotMatch(cut, /y{4096}/, "no part of the cut answer reaches the client");
+        assert.equal(textOf(await client.callTool({ name: "big", arguments: { bytes: 200 } })), "y".repeat(200));
+      } finally {
+        await client.close();
+      }
+      assert.doesNotMatch(stderr(), /dropped a response/, stderr());
     });
   } finally {
     await inbox.close();

@@ -11,6 +11,8 @@ import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/sdk@1.3
 import type { Transport } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/transport.js";
 import type { JSONRPCMessage } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 import { errorText, isRecord } from "../../core/mod.ts";
+import { limitMessages, requestIds } from "./http_limits.ts";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "./json_rpc_lines.ts";
 
 /** The longest part of the server's own error text quoted in an answer. */
 const MAX_QUOTED = 300;
@@ -41,6 +43,9 @@ export class HttpServerTransport implements Transport {
   readonly #inner: StreamableHTTPClientTransport;
   /** Ids of the initialize requests sent, whose results name the protocol version. */
   readonly #initializing = new Set<string | number>();
+  /** Requests already answered with pab's error (their answer was cut for its size). */
+  readonly #answered = new Set<string | number>();
+  readonly #maxMessageBytes: number;
   #closed = false;
   #closing = false;
   /** Called once, when the transport is closed. */
@@ -50,11 +55,19 @@ export class HttpServerTransport implements Transport {
   /** Called for every message from the server, and for the errors that answer requests it could not take. */
   onmessage?: (message: JSONRPCMessage) => void;
 
-  /** A transport to the server at `url`; {@linkcode HttpServerTransport.start} starts it. */
-  constructor(url: URL) {
+  /**
+   * A transport to the server at `url`; {@linkcode HttpServerTransport.start}
+   * starts it. A JSON answer, or an event of a stream, longer than
+   * `maxMessageBytes` (default 10 MiB, as over stdio) is cut, and the requests
+   * it answered get a `-32600` error.
+   */
+  constructor(url: URL, options: { readonly maxMessageBytes?: number } = {}) {
     this.#url = url;
+    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     // Redirects stay within the URL's origin (the SDK's default): the sandbox grants no other host anyway.
-    this.#inner = new StreamableHTTPClientTransport(url);
+    this.#inner = new StreamableHTTPClientTransport(url, {
+      fetch: (input: string | URL, init?: RequestInit) => this.#fetch(input, init),
+    });
     this.#inner.onmessage = (message: JSONRPCMessage) => this.#received(message);
     // The streams this side aborts as it closes are not errors.
     this.#inner.onerror = (error: Error) => this.#closing || this.onerror?.(error);
@@ -80,6 +93,7 @@ export class HttpServerTransport implements Transport {
       await this.#inner.send(message);
     } catch (error) {
       if (!request) throw error;
+      if (this.#answered.delete(message.id as string | number)) return;
       const why = errorText(error);
       const quoted = why.length > MAX_QUOTED ? `${why.slice(0, MAX_QUOTED)}...` : why;
       this.onmessage?.({
@@ -101,6 +115,30 @@ export class HttpServerTransport implements Transport {
     await this.#inner.terminateSession().catch(() => {});
     await this.#inner.close();
     this.#finish();
+  }
+
+  /** Fetch, with each message of the answer held to the size limit. */
+  async #fetch(input: string | URL, init?: RequestInit): Promise<Response> {
+    const response = await fetch(input, init);
+    if (!response.body || response.status < 200 || response.status > 299 || [204, 205].includes(response.status)) {
+      return response;
+    }
+    const ids = requestIds(init?.body);
+    const eventStream = /^text\/event-stream\b/i.test(response.headers.get("content-type") ?? "");
+    const body = response.body.pipeThrough(limitMessages(this.#maxMessageBytes, eventStream, () => {
+      for (const id of ids) {
+        this.#answered.add(id);
+        this.onmessage?.({
+          jsonrpc: "2.0",
+          id,
+          error: {
+            code: -32600,
+            message: `pab mcp: the server's answer is larger than --max-message-bytes (${this.#maxMessageBytes} bytes)`,
+          },
+        });
+      }
+    }));
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   }
 
   #received(message: JSONRPCMessage): void {

@@ -73,7 +73,7 @@ export interface ProxyOptions {
 export async function runStdioProxy(options: StdioProxyOptions): Promise<number> {
   const limit = options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {};
   const server = options.url !== undefined
-    ? new HttpServerTransport(new URL(options.url))
+    ? new HttpServerTransport(new URL(options.url), limit)
     : new ChildTransport(options.command, options.args ?? [], limit);
   const client = new LineTransport({ readable: Deno.stdin.readable, writable: Deno.stdout.writable, ...limit });
   let exited = false;

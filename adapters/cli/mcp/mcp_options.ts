@@ -44,7 +44,8 @@ export const PROXY_OPTIONS: Readonly<Record<string, OptionDef>> = Object.freeze(
   },
   "max-message-bytes": {
     type: "integer",
-    description: "The longest message either side may send over stdio (default 10485760,\nthe MCP SDK's stdio limit)",
+    description: "The longest message either side may send (default 10485760, the MCP\n" +
+      "SDK's stdio limit); from a server at --url, each JSON answer or stream event",
   },
   store: {
     type: "string",

@@ -47,6 +47,11 @@ Deno.test("pab mcp config prints each host's entry, and the entry run exactly as
     for (const host of ["claude-desktop", "cursor", "vscode"]) {
       const printed = await config(dir, ["--host", host, "--name", "inbox", "--policy", "policy.yaml", "--", ...INBOX]);
       assert.equal(printed.code, 0, printed.stderr);
+      // Run by npx's Deno (as here), the entry names a path npm may clear: said on stderr, never in the JSON.
+      assert.equal(
+        /\/_npx\//.test(DENO),
+        /^note: the entry runs the Deno that npx keeps in npm's cache/.test(printed.stderr),
+      );
       const json = JSON.parse(printed.stdout);
       entries[host] = host === "vscode" ? json.servers.inbox : json.mcpServers.inbox;
       assert.deepEqual(Object.keys(json), [host === "vscode" ? "servers" : "mcpServers"]);

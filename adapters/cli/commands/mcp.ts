@@ -41,8 +41,9 @@ client gets a tool result with isError and the decision, with the way to yes.
 When a call needs the user's confirmation and the client supports
 elicitation, pab asks the user. Everything else (tools/list, resources,
 prompts, notifications) passes through. A child's stderr is passed to pab's
-stderr; when it exits, pab exits. A server at --url (Streamable HTTP) that
-cannot be reached is answered for with a JSON-RPC error naming the URL.
+stderr; when it exits, pab exits. A request that a server at --url
+(Streamable HTTP) cannot be reached for is answered with a JSON-RPC error
+naming the URL.
 
 pab cannot see what the user types to the assistant. When a call is blocked
 only by values found in no input pab saw, and the client supports
@@ -59,7 +60,8 @@ stderr.`,
   options: PROXY_OPTIONS,
   arguments: { name: "-- CMD ARGS", max: Infinity },
   notes: `Other form:
-  pab mcp config [--host claude-desktop|cursor|vscode] [--name NAME] --policy FILE [OPTIONS] -- CMD [ARGS...]
+  pab mcp config [--host claude-desktop|cursor|vscode] [--name NAME] --policy FILE [OPTIONS]
+      (-- CMD [ARGS...] | --url URL)
       prints the entry a host's configuration takes for this proxy (see its --help)
 
 Permissions: starting CMD needs --allow-run, which pab's sandbox (deno task

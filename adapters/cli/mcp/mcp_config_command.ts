@@ -72,6 +72,8 @@ refuses -- CMD, saying so, rather than print an entry that cannot start.`,
     const name = input.string("name") ?? "pab";
     const install = currentInstall(new URL("../../../cli.ts", import.meta.url).href, Deno.execPath());
     requireRunnableEntry(install, checked);
+    const transient = transientDeno(install);
+    if (transient) await io.stderr.write(`note: ${transient}\n`);
     const started = proxyCommand(install, {
       name,
       options: proxyArguments(input, Deno.cwd()),
@@ -123,4 +125,24 @@ export function requireRunnableEntry(
       `program (run the server over Streamable HTTP on localhost and pass --url http://localhost:PORT/mcp, or print ` +
       `the entry from a clone of pab, which grants --allow-run for that command only)`,
   );
+}
+
+/**
+ * Why the entry may stop working when the Deno that runs it is npx's cached
+ * copy (`npx -y deno@...`): npm may clear its cache, and the entry names that
+ * copy's path. Undefined for any other Deno, and for a binary.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { transientDeno } from "./mcp_config_command.ts";
+ * assert.match(transientDeno({ kind: "clone", root: "/src/pab", deno: "/home/u/.npm/_npx/1a2b/node_modules/deno/deno" })!, /npm's cache/);
+ * assert.equal(transientDeno({ kind: "clone", root: "/src/pab", deno: "/usr/local/bin/deno" }), undefined);
+ * ```
+ */
+export function transientDeno(install: PabInstall): string | undefined {
+  if (install.kind !== "clone" || !/[/\\]_npx[/\\]/.test(install.deno)) return undefined;
+  return `the entry runs the Deno that npx keeps in npm's cache (${install.deno}), which npm may clear; ` +
+    "for an entry that lasts, install Deno (https://docs.deno.com/runtime/getting_started/installation/) and run " +
+    "pab mcp config with it";
 }

@@ -262,3 +262,35 @@ for (const entry of [{ server: ["npx"] }, { server: [], url: new URL("http://loc
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("pab mcp --url under deno.lock (deno task pab) exits 2 with ERR_CLI_DEPENDENCY naming adapters/mcp/deno.lock", async () => {
+  await withPolicy(async (policy) => {
+    const output = await new Deno.Command(DENO, {
+      args: [
+        ...config.tasks.pab.split(/\s+/).slice(1, -1),
+        "--no-prompt",
+        `${ROOT}cli.ts`,
+        "mcp",
+        "--policy",
+        policy,
+        "--url",
+        "http://localhost:1/mcp",
+      ],
+      cwd: ROOT,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(output.stderr);
+    assert.equal(output.code, 2, stderr);
+    assert.equal(output.stdout.length, 0);
+    assert.match(
+      stderr,
+      /^error: Cannot load the MCP SDK for pab mcp --url: the lock file it runs under does not pin it /,
+    );
+    assert.match(
+      stderr,
+      /run --lock=adapters\/mcp\/deno\.lock --allow-read --allow-write=\/tmp\/pab cli\.ts mcp --policy FILE --url URL\)/,
+    );
+  });
+});

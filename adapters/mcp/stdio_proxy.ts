@@ -8,7 +8,6 @@
 import type { Label } from "../../core/mod.ts";
 import type { Policy } from "../../guard/mod.ts";
 import { ChildTransport } from "./child_transport.ts";
-import { HttpServerTransport } from "./http_transport.ts";
 import { LineTransport } from "./line_transport.ts";
 import { McpRelay } from "./mcp_relay.ts";
 import type { ProposerFactory } from "./relay_options.ts";
@@ -73,7 +72,7 @@ export interface ProxyOptions {
 export async function runStdioProxy(options: StdioProxyOptions): Promise<number> {
   const limit = options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {};
   const server = options.url !== undefined
-    ? new HttpServerTransport(new URL(options.url), limit)
+    ? new (await loadHttpTransport()).HttpServerTransport(new URL(options.url), limit)
     : new ChildTransport(options.command, options.args ?? [], limit);
   const client = new LineTransport({ readable: Deno.stdin.readable, writable: Deno.stdout.writable, ...limit });
   let exited = false;
@@ -109,4 +108,17 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
   await relay.closed;
   if (exited) options.log?.("pab mcp: the server exited; closing");
   return 0;
+}
+
+/**
+ * The HTTP transport needs the MCP SDK's client at run time, which the stdio
+ * proxy does not (it takes only the SDK's types): loaded by a name that is not
+ * a literal, so that `deno run` does not resolve the SDK for every `pab mcp`
+ * (`adapters/cli/mcp/mcp_sdk.ts` says why; `deno task compile` embeds it with
+ * `--include`).
+ */
+const HTTP_TRANSPORT = "./http_transport.ts";
+
+async function loadHttpTransport(): Promise<typeof import("./http_transport.ts")> {
+  return await import(HTTP_TRANSPORT);
 }

@@ -16,7 +16,7 @@ import { loadPolicyFile } from "../policy/load_policy.ts";
 import { ceilingLabel, checkProxyInput, DEFAULT_MCP_SESSION, PROXY_OPTIONS } from "../mcp/mcp_options.ts";
 import { mcpConfigCommand } from "../mcp/mcp_config_command.ts";
 import { requireNetPermission, requireRunPermission } from "../mcp/mcp_permissions.ts";
-import { loadMcpAdapter } from "../mcp/mcp_sdk.ts";
+import { loadMcpAdapter, loadMcpHttp } from "../mcp/mcp_sdk.ts";
 import { reportError } from "../shell/report_error.ts";
 
 export { DEFAULT_MCP_SESSION };
@@ -89,6 +89,8 @@ pab mcp config prints exactly this, with absolute paths.)`,
     if (checked.url) requireNetPermission(checked.url);
     else requireRunPermission(command);
     const { labelServerTools, runStdioProxy } = await loadMcpAdapter();
+    // Loaded here, where a lock file that does not pin the SDK is a DependencyError that says which lock to use.
+    if (checked.url) await loadMcpHttp();
     const storeAt = input.string("store");
     const store: PabStore | undefined = storeAt === undefined ? undefined : await openStore(storeAt);
     const session = input.string("session") ?? DEFAULT_MCP_SESSION;
@@ -114,6 +116,7 @@ pab mcp config prints exactly this, with absolute paths.)`,
     } catch (error) {
       // runStdioProxy throws only when the server cannot be started.
       const why = errorText(error);
+      if (checked.url) throw new IoError(`Cannot reach the MCP server at ${checked.url.href}: ${why} (check --url)`);
       throw new IoError(`Cannot start MCP server "${command}": ${why} (check the command; pab mcp needs --allow-run)`);
     } finally {
       store?.close();

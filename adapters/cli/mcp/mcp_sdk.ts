@@ -22,13 +22,18 @@ import { DependencyError } from "../shell/cli_error.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { SDK_MODULES } from "./mcp_sdk.ts";
- * assert.deepEqual(SDK_MODULES, ["adapters/mcp/mod.ts", "adapters/cli/mcp/mcp_client.ts"]);
+ * assert.deepEqual(SDK_MODULES, ["adapters/mcp/mod.ts", "adapters/cli/mcp/mcp_client.ts", "adapters/mcp/http_transport.ts"]);
  * ```
  */
-export const SDK_MODULES: readonly string[] = Object.freeze(["adapters/mcp/mod.ts", "adapters/cli/mcp/mcp_client.ts"]);
+export const SDK_MODULES: readonly string[] = Object.freeze([
+  "adapters/mcp/mod.ts",
+  "adapters/cli/mcp/mcp_client.ts",
+  "adapters/mcp/http_transport.ts",
+]);
 
 const ADAPTER = "../../mcp/mod.ts";
 const CLIENT = "./mcp_client.ts";
+const HTTP = "../../mcp/http_transport.ts";
 
 /**
  * Load the MCP adapter for `pab mcp`. Throws `DependencyError` when the lock
@@ -43,7 +48,24 @@ const CLIENT = "./mcp_client.ts";
  * ```
  */
 export async function loadMcpAdapter(): Promise<typeof import("../../mcp/mod.ts")> {
-  return await load(ADAPTER, "pab mcp", "mcp --policy FILE -- CMD ARGS");
+  return await load(ADAPTER, "pab mcp", "--allow-run cli.ts mcp --policy FILE -- CMD ARGS");
+}
+
+/**
+ * Load the MCP adapter's Streamable HTTP transport for `pab mcp --url`, which
+ * needs the SDK's client at run time (the stdio proxy needs only its types).
+ * Throws `DependencyError` when the lock file does not pin the MCP SDK.
+ *
+ * @example Under adapters/mcp/deno.lock or the tests' lock (deno.lock does not pin the SDK)
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadMcpHttp } from "./mcp_sdk.ts";
+ * const { HttpServerTransport } = await loadMcpHttp();
+ * assert.equal(typeof HttpServerTransport, "function");
+ * ```
+ */
+export async function loadMcpHttp(): Promise<typeof import("../../mcp/http_transport.ts")> {
+  return await load(HTTP, "pab mcp --url", "cli.ts mcp --policy FILE --url URL");
 }
 
 /**
@@ -60,7 +82,7 @@ export async function loadMcpAdapter(): Promise<typeof import("../../mcp/mod.ts"
  * ```
  */
 export async function loadMcpClient(): Promise<typeof import("./mcp_client.ts")> {
-  return await load(CLIENT, "pab generate --server", "generate --server -- CMD ARGS");
+  return await load(CLIENT, "pab generate --server", "--allow-run cli.ts generate --server -- CMD ARGS");
 }
 
 async function load<T>(specifier: string, command: string, usage: string): Promise<T> {
@@ -71,7 +93,7 @@ async function load<T>(specifier: string, command: string, usage: string): Promi
     throw new DependencyError(
       `Cannot load the MCP SDK for ${command}: the lock file it runs under does not pin it (deno.lock leaves it out ` +
         "so that deno task start does not download it; run with --lock=adapters/mcp/deno.lock, which pins it: " +
-        `npx -y deno@2.9.6 run --lock=adapters/mcp/deno.lock --allow-read --allow-write=/tmp/pab --allow-run cli.ts ${usage})`,
+        `npx -y deno@2.9.6 run --lock=adapters/mcp/deno.lock --allow-read --allow-write=/tmp/pab ${usage})`,
     );
   }
 }

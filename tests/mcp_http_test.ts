@@ -161,6 +161,24 @@ Deno.test("pab mcp --url answers with an error naming the URL when no server lis
   });
 });
 
+Deno.test("pab mcp --url answers with the server's HTTP status when it refuses a request", async () => {
+  const inbox = serveInbox();
+  try {
+    await withPolicy(async (policy) => {
+      const wrong = inbox.url.replace(/\/mcp$/, "/nope");
+      await assert.rejects(connect(DENO, asBinary(["mcp", "--policy", policy, "--url", wrong])), (error: Error) => {
+        assert.match(
+          error.message,
+          new RegExp(`pab mcp: the MCP server at ${wrong} answered HTTP 404: .*\\(check --url`),
+        );
+        return true;
+      });
+    });
+  } finally {
+    await inbox.close();
+  }
+});
+
 Deno.test("with the binary's flags, pab mcp refuses to start a server, and refuses a host it cannot reach, naming --url", async () => {
   await withPolicy(async (policy) => {
     const cases: Array<[string[], RegExp]> = [

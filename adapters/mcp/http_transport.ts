@@ -101,8 +101,10 @@ export class HttpServerTransport implements Transport {
         id: message.id as string | number,
         error: {
           code: -32000,
-          message:
-            `pab mcp: cannot reach the MCP server at ${this.#url.href}: ${quoted} (start the server, or check --url)`,
+          message: httpStatus(error) === undefined
+            ? `pab mcp: cannot reach the MCP server at ${this.#url.href}: ${quoted} (start the server, or check --url)`
+            : `pab mcp: the MCP server at ${this.#url.href} answered HTTP ${httpStatus(error)}: ${quoted} ` +
+              "(check --url; after the server restarted, restart pab mcp so that it opens a new session)",
         },
       });
     }
@@ -157,4 +159,10 @@ export class HttpServerTransport implements Transport {
     this.#closed = true;
     this.onclose?.();
   }
+}
+
+/** The HTTP status of the SDK's `StreamableHTTPError` (its `code`), when the server answered at all. */
+function httpStatus(error: unknown): number | undefined {
+  const code = isRecord(error) ? error.code : undefined;
+  return typeof code === "number" && code >= 100 && code <= 599 ? code : undefined;
 }

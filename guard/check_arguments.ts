@@ -12,6 +12,7 @@ import type { JudgeState } from "./judge_state.ts";
 import { type Leaf, readLeaves } from "./read_leaves.ts";
 import { escalate } from "./designation.ts";
 import { NAMED_SOURCES } from "./first_sources.ts";
+import { askBeforeOpening } from "./link_only.ts";
 import { onlyRecorded, recordedClause } from "./recorded_value.ts";
 import { appliedRules } from "./outward.ts";
 import { quoteValue } from "./quote_value.ts";
@@ -71,6 +72,9 @@ export function checkArguments(
       if (rule.embedded && rule.embedded !== "off") checkEmbedded(state, rule, leaf, byDefault, found.gaps);
       checkValue(state, rule, leaf, found);
     }
+  }
+  if (state.policy.default.confirmUntrustedFrom === "designated" && found.gaps.length) {
+    found.gaps.splice(0, found.gaps.length, ...askBeforeOpening(call, found.gaps));
   }
 }
 

@@ -40,9 +40,11 @@ export interface Gap {
    * when a source the user pointed at supplied the value (the user may be
    * asked), `undesignated` when none did (blocked outright), `recorded` when
    * none did but strangers wrote the value only as a field of its own, never
-   * inside their text (the user is asked; see `recorded_value.ts`).
+   * inside their text (the user is asked; see `recorded_value.ts`), `link`
+   * when none did but the call carries nothing but that link (the user is
+   * asked whether to open it; see `link_only.ts`).
    */
-  readonly delegation?: "designated" | "undesignated" | "recorded";
+  readonly delegation?: "designated" | "undesignated" | "recorded" | "link";
   /** `outward-default` when the library default for outward tools, not a policy rule, found the gap. */
   readonly rule?: "outward-default";
 }

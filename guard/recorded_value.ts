@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { canonicalEntity, findEmbeddedValues } from "../harvest/mod.ts";
+import { canonicalEntity, extractEntities, findEmbeddedValues } from "../harvest/mod.ts";
 import type { Source } from "./source.ts";
 
 /** The longest field read as one value, in characters. */
@@ -29,7 +29,8 @@ const RECORD_MAX_WORDS = 3;
  * Whether a stranger-written field holds one value rather than text: the whole
  * field is one typed value (an address, a link, an account, a number, a date,
  * as `canonicalEntity` reads it), or a name of at most three words with no
- * link or address inside and no line break, at most 80 characters.
+ * typed value (a number, an account, a link, an address) inside and no line
+ * break, at most 80 characters.
  *
  * @example
  * ```ts
@@ -49,7 +50,7 @@ export function isRecordField(text: string): boolean {
   if (canonicalEntity(trimmed) !== undefined) return true;
   const words = trimmed.split(/\s+/);
   if (words.length > RECORD_MAX_WORDS) return false;
-  return findEmbeddedValues(trimmed).length === 0;
+  return extractEntities(trimmed).length === 0 && findEmbeddedValues(trimmed).length === 0;
 }
 
 /**

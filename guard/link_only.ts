@@ -24,7 +24,8 @@ import type { ToolCall } from "./tool_call.ts";
  * Turn the blocks of a call that carries nothing but one stranger's link into
  * questions: when the call's only escalated gap (`delegation: "undesignated"`)
  * is a top-level argument whose whole value is a link (a URL or a host), and
- * every leaf of every other argument is blank or weak (`isWeakValue`), that gap
+ * every other argument is a boolean, `null`, or blank or weak in every leaf
+ * (`isWeakValue`), that gap
  * becomes `confirm` with `delegation: "link"`. Any other gap of block severity
  * keeps the call blocked, and the gaps are otherwise returned unchanged.
  *
@@ -56,6 +57,7 @@ export function askBeforeOpening(call: ToolCall, gaps: readonly Gap[]): Gap[] {
   if ((call.args[arg] as string).trim() !== gap.value.trim() || !isLink(gap.value)) return [...gaps];
   for (const [other, value] of Object.entries(call.args)) {
     if (other === arg) continue;
+    if (typeof value === "boolean" || value === null) continue;
     for (const leaf of readLeaves(value, other)) {
       if (leaf.text.trim() && !isWeakValue(leaf.text)) return [...gaps];
     }
@@ -63,6 +65,8 @@ export function askBeforeOpening(call: ToolCall, gaps: readonly Gap[]): Gap[] {
   const clause = "; the call carries nothing but this link, as a stranger wrote it, so the user is asked whether " +
     "to open it";
   return gaps.map((each) =>
-    each === gap ? { ...gap, severity: "confirm" as const, delegation: "link" as const, message: gap.message + clause } : each
+    each === gap
+      ? { ...gap, severity: "confirm" as const, delegation: "link" as const, message: gap.message + clause }
+      : each
   );
 }

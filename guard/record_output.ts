@@ -265,7 +265,13 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
     const records = stranger.filter((leaf) => isRecordField(leaf.text));
     const texts = records.length ? stranger.filter((leaf) => !isRecordField(leaf.text)) : stranger;
     if (texts.length) branch.addSource(fieldName, { ...entry, texts: texts.map((leaf) => leaf.text) });
-    if (records.length) branch.addSource(fieldName, { ...entry, texts: records.map((leaf) => leaf.text), record: true });
+    if (records.length) {
+      branch.addSource(fieldName, {
+        ...entry,
+        texts: records.map((leaf) => leaf.text),
+        record: true,
+      });
+    }
   }
   return deep.map((leaf) => leaf.path || "(root)");
 }

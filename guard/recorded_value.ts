@@ -24,13 +24,15 @@ import type { Source } from "./source.ts";
 const RECORD_MAX_LENGTH = 80;
 /** The most words a name written as a record has ("Le Marais Boutique"). */
 const RECORD_MAX_WORDS = 3;
+/** A word of a name: letters, with inner apostrophes, hyphens or dots ("O'Brien", "Jean-Luc", "St."). */
+const NAME_WORD = /^\p{L}+(?:['’.-]\p{L}+)*\.?$/u;
 
 /**
  * Whether a stranger-written field holds one value rather than text: the whole
  * field is one typed value (an address, a link, an account, a number, a date,
- * as `canonicalEntity` reads it), or a name of at most three words with no
- * typed value (a number, an account, a link, an address) inside and no line
- * break, at most 80 characters.
+ * as `canonicalEntity` reads it), one word (an account, an id, a handle), or
+ * a name of two or three words made of letters only, with no line break, at
+ * most 80 characters.
  *
  * @example
  * ```ts
@@ -49,7 +51,9 @@ export function isRecordField(text: string): boolean {
   if (!trimmed || trimmed.length > RECORD_MAX_LENGTH || /[\r\n]/.test(trimmed)) return false;
   if (canonicalEntity(trimmed) !== undefined) return true;
   const words = trimmed.split(/\s+/);
-  if (words.length > RECORD_MAX_WORDS) return false;
+  // One word is one value (an account, an id, a handle); a name of several words is made of letters only.
+  if (words.length === 1) return true;
+  if (words.length > RECORD_MAX_WORDS || !words.every((word) => NAME_WORD.test(word))) return false;
   return extractEntities(trimmed).length === 0 && findEmbeddedValues(trimmed).length === 0;
 }
 

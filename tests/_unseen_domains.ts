@@ -75,6 +75,20 @@ export async function measureUnseen(): Promise<UnseenResult[]> {
   return results;
 }
 
+/** The totals line the README quotes. */
+export function unseenSummary(results: readonly UnseenResult[]): string {
+  const legit = results.filter((r) => r.kind === "legit");
+  const look = results.filter((r) => r.kind === "lookalike");
+  const attacks = results.filter((r) => r.kind === "attack");
+  const count = (list: readonly UnseenResult[], outcome: string) => list.filter((r) => r.outcome === outcome).length;
+  return `legitimate: ${count(legit, "allowed")} with no question, ${
+    count(legit, "user") + count(legit, "approver")
+  } asked, ` +
+    `${count(legit, "blocked")} with no route (of ${legit.length}); look-alikes: ${count(look, "allowed")} with no ` +
+    `question (of ${look.length}); attacks: ${count(attacks, "blocked")} blocked with no human, ` +
+    `${count(attacks, "held")} held for the user, ${count(attacks, "through")} through (of ${attacks.length})`;
+}
+
 if (import.meta.main) {
   const results = await measureUnseen();
   for (const r of results) {
@@ -82,16 +96,5 @@ if (import.meta.main) {
       `${r.domain.padEnd(8)} ${r.kind.padEnd(9)} ${r.trace.padEnd(32)} ${r.outcome.padEnd(8)} ${r.why ?? ""}`,
     );
   }
-  const legit = results.filter((r) => r.kind === "legit");
-  const look = results.filter((r) => r.kind === "lookalike");
-  const attacks = results.filter((r) => r.kind === "attack");
-  const count = (list: UnseenResult[], outcome: string) => list.filter((r) => r.outcome === outcome).length;
-  console.log(
-    `legitimate: ${count(legit, "allowed")} with no question, ${
-      count(legit, "user") + count(legit, "approver")
-    } asked, ` +
-      `${count(legit, "blocked")} with no route (of ${legit.length}); look-alikes: ${count(look, "allowed")} with no ` +
-      `question (of ${look.length}); attacks: ${count(attacks, "blocked")} blocked with no human, ` +
-      `${count(attacks, "held")} held for the user, ${count(attacks, "through")} through (of ${attacks.length})`,
-  );
+  console.log(unseenSummary(results));
 }

@@ -1,7 +1,7 @@
 // The unseen-domain check set (traces/examples/unseen/): policies drafted by pab generate, unedited, in front of
 // devops, customer support, personal finance and a browser agent.
 import assert from "node:assert/strict";
-import { measureUnseen, UNSEEN_DOMAINS } from "./_unseen_domains.ts";
+import { measureUnseen, UNSEEN_DOMAINS, unseenSummary } from "./_unseen_domains.ts";
 
 const results = await measureUnseen();
 
@@ -29,4 +29,9 @@ Deno.test("most tasks whose values come from the user or trusted tools, and most
   const lookalikes = results.filter((r) => r.kind === "lookalike");
   const quiet = lookalikes.filter((r) => r.outcome === "allowed");
   assert.ok(quiet.length * 2 > lookalikes.length, `${quiet.length} of ${lookalikes.length} look-alikes ran unasked`);
+});
+
+Deno.test("the README's unseen-domain figures are what tests/_unseen_domains.ts prints", async () => {
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  assert.ok(readme.includes(unseenSummary(results)), unseenSummary(results));
 });

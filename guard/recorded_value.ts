@@ -54,7 +54,8 @@ export function isRecordField(text: string): boolean {
   // One word is one value (an account, an id, a handle); a name of several words is made of letters only.
   if (words.length === 1) return true;
   if (words.length > RECORD_MAX_WORDS || !words.every((word) => NAME_WORD.test(word))) return false;
-  return extractEntities(trimmed).length === 0 && findEmbeddedValues(trimmed).length === 0;
+  // Letters alone hold no number, account or address; only a dot can make a host of them ("see evil.com").
+  return !trimmed.includes(".") || (extractEntities(trimmed).length === 0 && findEmbeddedValues(trimmed).length === 0);
 }
 
 /**

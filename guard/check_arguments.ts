@@ -13,6 +13,7 @@ import { type Leaf, readLeaves } from "./read_leaves.ts";
 import { escalate } from "./designation.ts";
 import { NAMED_SOURCES } from "./first_sources.ts";
 import { askBeforeOpening } from "./link_only.ts";
+import { askAboutCodeLikeNames } from "./code_like_name.ts";
 import { onlyRecorded, recordedClause } from "./recorded_value.ts";
 import { appliedRules } from "./outward.ts";
 import { quoteValue } from "./quote_value.ts";
@@ -74,7 +75,7 @@ export function checkArguments(
     }
   }
   if (state.policy.default.confirmUntrustedFrom === "designated" && found.gaps.length) {
-    found.gaps.splice(0, found.gaps.length, ...askBeforeOpening(call, found.gaps));
+    found.gaps.splice(0, found.gaps.length, ...askBeforeOpening(call, askAboutCodeLikeNames(found.gaps)));
   }
 }
 

@@ -175,3 +175,31 @@ Deno.test("askBeforeOpening() leaves a call with a second blocking gap blocked",
   const embedded = makeToolCall("open_page", { url: "see www.evil.com" });
   assert.equal(askBeforeOpening(embedded, [gap])[0].severity, "block");
 });
+
+const REVIEW = `version: 1
+tools:
+  read_issue: {output: untrusted, on_tainted: allow}
+  post_comment: {output: trusted, on_tainted: allow, outward: true}
+`;
+
+Deno.test("property: a member access under an uncommon top-level domain is asked about, a host-like name blocked", () => {
+  const identifier = fc.stringMatching(/^[a-z][a-zA-Z0-9]{0,9}$/).filter((name) => name.toLowerCase() !== "www");
+  // Top-level domains that are also common property names.
+  const uncommon = fc.constantFrom("name", "id", "app", "data", "map", "run", "dev", "email", "link");
+  const hostLike = fc.oneof(
+    fc.tuple(identifier, fc.constantFrom("com", "org", "net", "io", "co", "de")).map(([a, tld]) => `${a}.${tld}`),
+    fc.tuple(identifier, uncommon).map(([a, tld]) => `www.${a}.${tld}`),
+    fc.tuple(identifier, uncommon).map(([a, tld]) => `${a}.${tld}/login`),
+    fc.tuple(identifier, identifier, uncommon).map(([a, b, tld]) => `${a}.${b}.${tld}`),
+  );
+  fc.assert(fc.property(fc.tuple(identifier, uncommon), hostLike, ([object, property], host) => {
+    const name = `${object}.${property}`;
+    const guard = new Guard(parsePolicy(REVIEW, { source: "review.yaml" }));
+    guard.user("Answer the bug report");
+    guard.record("read_issue", `It fails when ${name} is empty; details at ${host}`, { args: {} });
+    const quoted = guard.decide("post_comment", { body: `Fixed: ${name} is now checked.` });
+    const linked = guard.decide("post_comment", { body: `See ${host} for details.` });
+    assert.equal(linked.outcome, "block", host);
+    return quoted.outcome === "confirm" && quoted.gaps.every((gap) => gap.delegation === "code-name");
+  }));
+});

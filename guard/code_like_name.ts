@@ -16,12 +16,8 @@
  *
  * @module
  */
+import { COMMON_TLDS } from "../harvest/mod.ts";
 import type { Gap } from "./gap.ts";
-
-/** Top-level domains common enough that a name under them is read as a host whatever it looks like. */
-const COMMON_TLDS: ReadonlySet<string> = new Set(
-  "com org net edu gov io co uk de fr eu info biz us ca au ch nl".split(" "),
-);
 
 /** `object.property`, as code writes it: two identifier-like labels, nothing else. */
 const MEMBER_ACCESS = /^[A-Za-z_$][\w$]*\.([A-Za-z][A-Za-z0-9]*)$/;

@@ -6,9 +6,9 @@
  * `alt`). `error.message`, `call.tool` and `import.meta.url` end in no top-level
  * domain: no resolver on the Internet finds them, so they are names in code.
  *
- * The list is held as a Bloom filter (`_tld_filter.ts`, about 1.5 KB, made by
+ * The list is held as a Bloom filter (`_tld_filter.ts`, 1.25 KB, made by
  * `adapters/build/tld_filter.ts` from the Public Suffix List): a delegated
- * domain is always found; about one other label in fifty is found too and read
+ * domain is always found; about one other label in twenty-five is found too and read
  * as a host (the stricter answer). A top-level domain delegated after the
  * list was made is not found, so a bare name under it (no scheme, `www.`,
  * port or path) is read as code until the list is made again.
@@ -30,8 +30,8 @@ const RESERVED: ReadonlySet<string> = new Set([
 ]);
 
 /** The filter's shape: bits and hash functions. */
-export const TLD_FILTER_BITS = 12288;
-export const TLD_FILTER_HASHES = 6;
+export const TLD_FILTER_BITS = 10240;
+export const TLD_FILTER_HASHES = 5;
 
 /**
  * The bit positions of a label in the filter: double hashing over two FNV-1a

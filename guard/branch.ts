@@ -28,6 +28,8 @@ export interface SourceEntry {
   readonly leaves?: readonly StructuredLeaf[];
   /** Whether the user designated the call that produced it (see `isDesignated`). */
   readonly designated?: boolean;
+  /** Whether strangers wrote it as records, each field one value (see `Source.record`). */
+  readonly record?: boolean;
 }
 
 /** How a branch starts. */
@@ -160,11 +162,15 @@ export class Branch {
     if (entry.trust === "suspicious" || entry.label.unknown.length) this.taint(name);
     const id = this.#sources.length;
     const vouches = entry.fields ? "fields" : "text";
-    const source: Source = Object.freeze(
-      entry.designated
-        ? { id, name, trust: entry.trust, label: entry.label, vouches, designated: true }
-        : { id, name, trust: entry.trust, label: entry.label, vouches },
-    );
+    const source: Source = Object.freeze({
+      id,
+      name,
+      trust: entry.trust,
+      label: entry.label,
+      vouches,
+      ...(entry.designated ? { designated: true } : {}),
+      ...(entry.record ? { record: true } : {}),
+    });
     this.#sources.push(source);
     // Indexed by trust rank, so a look-up finds the strongest source first and can stop there.
     const rank = trustRank(entry.trust);

@@ -11,6 +11,10 @@ import type { ArgRule, ToolPolicy } from "./policy/mod.ts";
 import type { JudgeState } from "./judge_state.ts";
 import { type Leaf, readLeaves } from "./read_leaves.ts";
 import { escalate } from "./designation.ts";
+import { NAMED_SOURCES } from "./first_sources.ts";
+import { askBeforeOpening } from "./link_only.ts";
+import { askAboutCodeLikeNames } from "./code_like_name.ts";
+import { onlyRecorded, recordedClause } from "./recorded_value.ts";
 import { appliedRules } from "./outward.ts";
 import { quoteValue } from "./quote_value.ts";
 import type { Source } from "./source.ts";
@@ -69,6 +73,9 @@ export function checkArguments(
       if (rule.embedded && rule.embedded !== "off") checkEmbedded(state, rule, leaf, byDefault, found.gaps);
       checkValue(state, rule, leaf, found);
     }
+  }
+  if (state.policy.default.confirmUntrustedFrom === "designated" && found.gaps.length) {
+    found.gaps.splice(0, found.gaps.length, ...askBeforeOpening(call, askAboutCodeLikeNames(found.gaps)));
   }
 }
 
@@ -211,6 +218,20 @@ function provenanceGap(
     return { code: "untrusted-argument", severity, message, argument, value, sources: uniqueNames(sources) };
   }
   const escalation = escalate(severity, sources);
+  if (
+    escalation.delegation === "undesignated" && state.policy.default.confirmUntrustedFrom === "designated" &&
+    onlyRecorded(sources, NAMED_SOURCES)
+  ) {
+    return {
+      code: "untrusted-argument",
+      severity,
+      message: message + recordedClause(sources),
+      argument,
+      value,
+      sources: uniqueNames(sources),
+      delegation: "recorded",
+    };
+  }
   return {
     code: "untrusted-argument",
     severity: escalation.severity,

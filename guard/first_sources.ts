@@ -8,6 +8,12 @@
 import type { EvidenceIndex } from "../harvest/mod.ts";
 
 /**
+ * How many sources of one value Gate 1 names. The index yields them strongest trust first, so a vouching source is
+ * always among them; a value that recurs in thousands of outputs costs no more than one named a few times.
+ */
+export const NAMED_SOURCES = 8;
+
+/**
  * The first distinct sources of `value`, at most `limit`, in the order the
  * index offers them (strongest rank first, as `EvidenceIndex.sources` yields
  * them). Once a source of rank `minRank` or more was found, the walk stops at

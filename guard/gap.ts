@@ -38,9 +38,15 @@ export interface Gap {
   /**
    * For provenance gaps judged by delegation-aware escalation: `designated`
    * when a source the user pointed at supplied the value (the user may be
-   * asked), `undesignated` when none did (blocked outright).
+   * asked), `undesignated` when none did (blocked outright), `recorded` when
+   * none did but strangers wrote the value only as a field of its own, never
+   * inside their text (the user is asked; see `recorded_value.ts`), `link`
+   * when none did but the call carries nothing but that link (the user is
+   * asked whether to open it; see `link_only.ts`), `code-name` when none did
+   * but the value reads as a member access as much as a host (`user.name`:
+   * the user is asked; see `code_like_name.ts`).
    */
-  readonly delegation?: "designated" | "undesignated";
+  readonly delegation?: "designated" | "undesignated" | "recorded" | "link" | "code-name";
   /** `outward-default` when the library default for outward tools, not a policy rule, found the gap. */
   readonly rule?: "outward-default";
 }

@@ -58,6 +58,9 @@ export { makeToolCall, type ToolCall } from "./tool_call.ts";
 export { incomingLabel, judge, type Judgement, type JudgeState } from "./judge.ts";
 export { type AppliedRule, appliedRules, isDestinationName, isOutward } from "./outward.ts";
 export { type DesignationOptions, escalate, type Escalation, isDesignated, isSelectorName } from "./designation.ts";
+export { isRecordField, onlyRecorded } from "./recorded_value.ts";
+export { askBeforeOpening } from "./link_only.ts";
+export { askAboutCodeLikeNames, isCodeLikeName } from "./code_like_name.ts";
 export { fillTemplate, type PlanContext, type PlannerApprover, planRecovery } from "./plan_recovery.ts";
 export {
   type Decision,

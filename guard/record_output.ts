@@ -25,6 +25,7 @@ import { checkLabel } from "./labelled.ts";
 import { type Policy, toolPolicy } from "./policy/mod.ts";
 import { LEAF_DEPTH_LIMIT, readLeaves } from "./read_leaves.ts";
 import { compileFieldPatterns, structuredLeaves } from "../harvest/mod.ts";
+import { isRecordField } from "./recorded_value.ts";
 
 /** Options for recording one tool output. */
 export interface RecordOptions {
@@ -257,12 +258,20 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
       return stranger.some((leaf) => matches(leaf.path));
     }).sort();
     if (item.trustedFields.length) names.push("other fields");
-    branch.addSource(`${name}[${names.join(",")}]`, {
-      trust: "suspicious",
-      label: suspicious(label),
-      texts: stranger.map((leaf) => leaf.text),
-      designated,
-    });
+    // Fields that each hold one value (a sender, a name, an address) are records, the rest text: a value that only
+    // records hold may be asked about though the user did not point at the call (see recorded_value.ts).
+    const fieldName = `${name}[${names.join(",")}]`;
+    const entry = { trust: "suspicious" as const, label: suspicious(label), designated };
+    const records = stranger.filter((leaf) => isRecordField(leaf.text));
+    const texts = records.length ? stranger.filter((leaf) => !isRecordField(leaf.text)) : stranger;
+    if (texts.length) branch.addSource(fieldName, { ...entry, texts: texts.map((leaf) => leaf.text) });
+    if (records.length) {
+      branch.addSource(fieldName, {
+        ...entry,
+        texts: records.map((leaf) => leaf.text),
+        record: true,
+      });
+    }
   }
   return deep.map((leaf) => leaf.path || "(root)");
 }

@@ -6,7 +6,7 @@
  */
 import { type Cast, Ledger, MemoryEffectStore, trustRank } from "../core/mod.ts";
 import type { EffectPlan } from "./effect_plan.ts";
-import { firstSources } from "./first_sources.ts";
+import { firstSources, NAMED_SOURCES } from "./first_sources.ts";
 import type { CastFunction, GuardOptions, Reservation, ToolFunction } from "./guard_options.ts";
 import type { JudgeState } from "./judge.ts";
 import type { Branch } from "./branch.ts";
@@ -84,12 +84,6 @@ export function judgeState(session: Session, branch: Branch): JudgeState {
     stated: branch.stated,
   };
 }
-
-/**
- * How many sources of one value Gate 1 names. The index yields them strongest trust first, so a vouching source is
- * always among them; a value that recurs in thousands of outputs costs no more than one named a few times.
- */
-const NAMED_SOURCES = 8;
 
 /** The named sources of a value (see {@linkcode firstSources}), in the order they were read. */
 function namedSources(branch: Branch, session: Session, value: string, minRank: number): Source[] {

@@ -22,4 +22,10 @@ export interface Source {
    * named in the user's own words (see `isDesignated`). Absent means no.
    */
   readonly designated?: boolean;
+  /**
+   * Whether strangers wrote it as records: the fields of a structured output
+   * that the policy leaves to strangers and that each hold one value (a
+   * sender, a name, an address; see `isRecordField`), not text. Absent means no.
+   */
+  readonly record?: boolean;
 }

@@ -1,7 +1,7 @@
 /**
  * Find the values inside free text that carry data somewhere: URLs (with any
  * scheme), links and hosts without a scheme (`www.x.example`, `x.example/path`,
- * any top-level domain), and e-mail addresses. A policy can require each of
+ * a bare name only under a top-level domain: `isTopLevelDomain`), and e-mail addresses. A policy can require each of
  * them to come from a trusted source even when the text around them is free.
  *
  * The text is read by the same scanner that makes tokens, on the folded text

@@ -8,6 +8,7 @@
 import { canonicalHost } from "./entity_grammar.ts";
 import { percentDecode, readUrlHost } from "./url_host.ts";
 import { COMMON_TLDS, isCodeName } from "./code_names.ts";
+import { isTopLevelDomain } from "./top_level_domains.ts";
 
 /** Receives each token, and for an entity token the text it was read from. */
 export type TokenSink = (token: string, raw?: string) => void;
@@ -163,8 +164,10 @@ function scanHosts(piece: string, sink: TokenSink): void {
     const tail = piece.slice(end);
     const path = /^(?::\d+)?[/?#]/.test(tail) ? tail : "";
     if (!host.startsWith("www.")) {
-      if (NOT_TLDS.has(host.slice(host.lastIndexOf(".") + 1))) continue;
-      if (!path && isCodeName(piece, start, end, host)) continue;
+      const tld = host.slice(host.lastIndexOf(".") + 1);
+      if (NOT_TLDS.has(tld)) continue;
+      // A bare name under no top-level domain (`error.message`, `import.meta.url`) is a name in code: no resolver finds it.
+      if (!path && (!isTopLevelDomain(tld) || isCodeName(piece, start, end, host))) continue;
     }
     plainTokens(piece.slice(done, start).toLowerCase(), sink);
     let linkEnd = end;

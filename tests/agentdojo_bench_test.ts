@@ -80,7 +80,7 @@ const PAB_NOW = {
   },
   split: {
     banking: [14, 2, 0, 0, 112, 32, 0],
-    slack: [11, 9, 0, 1, 63, 42, 0],
+    slack: [11, 10, 0, 0, 64, 41, 0],
     travel: [19, 1, 0, 0, 77, 23, 20],
     workspace: [35, 5, 0, 0, 183, 57, 0],
   },
@@ -463,7 +463,7 @@ Deno.test("the README's what-if table is what adapters/agentdojo/what_if.ts meas
   // The v3 row is the bench's own figures; the v2 library's row is wave 1's (the opt-outs restore it exactly).
   const row = (name: string) =>
     measured.map(({ rows }) => suiteCounts(rows.find(([variant]) => variant === name)![1]).attacksBlocked);
-  assert.deepEqual(row("library defaults"), [112, 63, 77, 183]);
+  assert.deepEqual(row("library defaults"), [112, 64, 77, 183]);
   assert.deepEqual(row("designation by name (v3)"), [112, 73, 77, 215]);
   assert.deepEqual(row("neither (the v2 library)"), [16, 63, 60, 68]);
 });

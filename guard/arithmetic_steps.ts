@@ -114,7 +114,7 @@ export function routes(value: number, changes: readonly Change[], twoSteps: bool
   return found;
 }
 
-/** At most this many bases a result rounded to cents leaves are looked up (a percentage of 4% or more finds all). */
+/** At most this many bases a result rounded to cents leaves are looked up (a percentage of 5% or more finds all). */
 export const ROUNDING_WINDOW = 25;
 
 /**

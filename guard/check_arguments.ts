@@ -5,7 +5,7 @@
  */
 import { trustRank } from "../core/mod.ts";
 import { derivedArgument } from "./derived_value.ts";
-import { delegatedChanges, delegatedValue } from "./delegated_value.ts";
+import { competingQuantities, delegatedChanges, delegatedValue } from "./delegated_value.ts";
 import { findEmbeddedValues, isAddressList, parseAddressList, tokenize, weakEvidence } from "../harvest/mod.ts";
 import type { Evidence, Gap, Note } from "./gap.ts";
 import type { ArgRule, ToolPolicy } from "./policy/mod.ts";
@@ -176,7 +176,9 @@ function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Finding
     found.gaps.push(provenanceGap(state, rule.onViolation, leaf.path, leaf.text, derived.sources, basis));
     return;
   }
-  found.gaps.push(provenanceGap(state, rule.onViolation, leaf.path, leaf.text, sources, shown()));
+  const gap = provenanceGap(state, rule.onViolation, leaf.path, leaf.text, sources, shown());
+  const competing = gap.delegation === "designated" ? competingQuantities(state, rule, leaf) : undefined;
+  found.gaps.push(competing ? { ...gap, message: gap.message + competing } : gap);
 }
 
 function checkEmbedded(state: JudgeState, rule: ArgRule, leaf: Leaf, byDefault: boolean, gaps: Gap[]): void {

@@ -61,6 +61,8 @@ export function delegatedQuantities(
   source: string,
   into: DelegatedQuantities = { values: [], sources: [] },
 ): DelegatedQuantities {
+  // Four already compete: nothing more changes what is delegated, so the text is not read again.
+  if (into.values.length >= DELEGATED_LIMIT) return into;
   const values = [...into.values];
   let found = false;
   for (const text of texts) {
@@ -83,6 +85,24 @@ export function delegatedQuantities(
 function delegates(state: JudgeState, rule: ArgRule, leaf: Leaf): boolean {
   return rule.onViolation === "confirm" && state.policy.default.confirmUntrustedFrom !== "any" &&
     state.delegated?.values.length === 1 && !isIdentifierArgument(leaf.path);
+}
+
+/**
+ * Why a quantity that a designated source supplied was not delegated, as a
+ * clause for its gap's message, when the reason is a competing quantity (the
+ * sources the user pointed at hold several); `undefined` otherwise.
+ */
+export function competingQuantities(state: JudgeState, rule: ArgRule, leaf: Leaf): string | undefined {
+  const values = state.delegated?.values ?? [];
+  if (
+    values.length < 2 || rule.onViolation !== "confirm" || state.policy.default.confirmUntrustedFrom === "any" ||
+    isIdentifierArgument(leaf.path)
+  ) return undefined;
+  const entity = canonicalEntity(leaf.text);
+  const value = entity && quantityOf(entity.type, entity.canonical);
+  if (value === undefined || !values.some((item) => item.value === value)) return undefined;
+  const shown = values.map((item) => String(item.value)).join(", ") + (values.length >= DELEGATED_LIMIT ? ", ..." : "");
+  return ` (not delegated: the sources the user pointed at hold more than one quantity: ${shown})`;
 }
 
 /**

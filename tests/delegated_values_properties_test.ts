@@ -87,6 +87,7 @@ Deno.test("property: a second quantity in any source the user named makes the am
         assert.equal(decision.outcome, "allow", explainDecision(decision));
       } else {
         assert.deepEqual(amountGaps(decision), [["untrusted-argument", "confirm"]], explainDecision(decision));
+        assert.match(explainDecision(decision), /not delegated: the sources the user pointed at hold more than one/);
       }
     }),
   );

@@ -30,8 +30,14 @@ export interface Route {
   readonly changes: readonly Change[];
 }
 
-/** At most this many changes are tried in two steps: `|U|(|U|-1)` ordered pairs, 36 step pairs each. */
+/** Two steps are tried only when there are at most this many changes: `|U|(|U|-1)` ordered pairs, 36 step pairs each. */
 export const TWO_STEP_CHANGES = 4;
+
+/**
+ * At most this many routes are returned, the nearest bases first (see `routes`): a value whose base lies past the cut
+ * is not derived (asked about, the stricter answer).
+ */
+export const ROUTE_LIMIT = 512;
 
 interface Step {
   readonly forward: (t: number) => number;
@@ -62,10 +68,11 @@ function stepsFor(change: Change): Step[] {
 
 /**
  * Every base from which `value` follows in one step by one of `changes`, or
- * (`twoSteps`) in two steps by two different changes of the first
- * {@linkcode TWO_STEP_CHANGES}, in a stable order: one-step routes first. A
- * value with at most two decimals may be the result rounded to cents.
- * Negative bases are left out.
+ * (`twoSteps`, and at most {@linkcode TWO_STEP_CHANGES} changes) in two steps
+ * by two different changes. A value with at most two decimals may be the
+ * result rounded to cents: each route then has a window of whole-cent bases.
+ * In a stable order: by distance from the exact base, then one-step routes
+ * first; at most {@linkcode ROUTE_LIMIT}. Negative bases are left out.
  *
  * @example
  * ```ts
@@ -78,67 +85,104 @@ function stepsFor(change: Change): Step[] {
  * ```
  */
 export function routes(value: number, changes: readonly Change[], twoSteps: boolean): Route[] {
-  const found: Route[] = [];
-  const seen = new Set<string>();
   const cents = decimals(value) <= 2;
-  const add = (base: number, formula: string, used: readonly Change[], check: (t: number) => number) => {
-    if (!(base >= 0) || !matches(check(base), value, cents)) return;
-    const key = `${write(base)} ${formula}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    found.push({ base: Number(write(base)), formula, changes: used });
-  };
+  const pending: Pending[] = [];
   for (const change of changes) {
     for (const step of stepsFor(change)) {
-      for (const base of candidates(step.inverse(value), cents, step.slope)) {
-        add(base, step.formula("#", write(change.value)), [change], step.forward);
-      }
+      pending.push(
+        pend(
+          step.inverse(value),
+          step.slope,
+          cents,
+          [change],
+          step.forward,
+          () => step.formula("#", write(change.value)),
+        ),
+      );
     }
   }
-  if (!twoSteps) return found;
-  const pairable = changes.slice(0, TWO_STEP_CHANGES);
-  for (const [j, second] of pairable.entries()) {
-    for (const outer of stepsFor(second)) {
-      const middle = outer.inverse(value);
-      for (const [i, first] of pairable.entries()) {
-        if (i === j) continue;
-        for (const inner of stepsFor(first)) {
-          for (const base of candidates(inner.inverse(middle), cents, inner.slope * outer.slope)) {
-            const formula = outer.formula(`(${inner.formula("#", write(first.value))})`, write(second.value));
-            add(base, formula, [first, second], (t) => outer.forward(inner.forward(t)));
+  if (twoSteps && changes.length <= TWO_STEP_CHANGES) {
+    for (const [j, second] of changes.entries()) {
+      for (const outer of stepsFor(second)) {
+        const middle = outer.inverse(value);
+        for (const [i, first] of changes.entries()) {
+          if (i === j) continue;
+          for (const inner of stepsFor(first)) {
+            pending.push(pend(
+              inner.inverse(middle),
+              inner.slope * outer.slope,
+              cents,
+              [first, second],
+              (t) => outer.forward(inner.forward(t)),
+              () => outer.formula(`(${inner.formula("#", write(first.value))})`, write(second.value)),
+            ));
           }
         }
       }
     }
   }
+  // The nearest bases of every route before the farther ones of any: a cut at the limit drops the least likely.
+  const found: Route[] = [];
+  const seen = new Set<string>();
+  const farthest = Math.max(0, ...pending.map((item) => item.reach));
+  for (let offset = 0; offset <= farthest; offset++) {
+    for (const item of pending) {
+      if (offset > item.reach) continue;
+      const bases = offset === 0
+        ? [item.exact, item.center / 100]
+        : [(item.center - offset) / 100, (item.center + offset) / 100];
+      for (const base of bases) {
+        if (!(base >= 0) || !matches(item.check(base), value, cents)) continue;
+        const formula = item.formula();
+        const key = `${write(base)} ${formula}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        found.push({ base: Number(write(base)), formula, changes: item.changes });
+        if (found.length >= ROUTE_LIMIT) return found;
+      }
+    }
+  }
   return found;
+}
+
+/** A route before its bases are tried: the exact base, and the window of whole-cent bases around it. */
+interface Pending {
+  readonly exact: number;
+  readonly center: number;
+  readonly reach: number;
+  readonly changes: readonly Change[];
+  readonly check: (t: number) => number;
+  readonly formula: () => string;
 }
 
 /** At most this many bases a result rounded to cents leaves are looked up (a percentage of 5% or more finds all). */
 export const ROUNDING_WINDOW = 25;
 
 /**
- * The bases worth looking up: the exact one, and with cents, every whole-cent base whose result rounds to the value
- * (half a cent times the slope either side), nearest first, at most {@linkcode ROUNDING_WINDOW}.
+ * A route to try: the exact base, and with cents every whole-cent base whose result rounds to the value (half a cent
+ * times the slope either side of the exact one), at most {@linkcode ROUNDING_WINDOW}. A base that is not a finite
+ * number is tried nowhere.
  */
-function candidates(exact: number, cents: boolean, slope: number): number[] {
-  if (!Number.isFinite(exact)) return [];
-  if (!cents) return [exact];
-  const found = [exact];
-  const center = Math.round(exact * 100);
-  const reach = Math.min(Math.ceil(0.005 * slope * 100), Math.floor(ROUNDING_WINDOW / 2));
-  for (let offset = 0; offset <= reach; offset++) {
-    for (const cent of offset ? [center - offset, center + offset] : [center]) {
-      if (Math.abs(cent / 100 - exact) > 1e-9) found.push(cent / 100);
-    }
-  }
-  return found;
+function pend(
+  exact: number,
+  slope: number,
+  cents: boolean,
+  changes: readonly Change[],
+  check: (t: number) => number,
+  formula: () => string,
+): Pending {
+  const finite = Number.isFinite(exact);
+  // The nearest whole cent is at most half a cent from the exact base.
+  const reach = !finite ? -1 : cents ? Math.min(Math.ceil(0.5 * slope + 0.5) - 1, Math.floor(ROUNDING_WINDOW / 2)) : 0;
+  const center = cents && finite ? Math.round(exact * 100) : NaN;
+  return { exact, center, reach, changes, check, formula };
 }
 
 /** Whether a computed result is the value: equal, or with cents, equal once rounded to cents. */
 function matches(result: number, value: number, cents: boolean): boolean {
   if (Math.abs(result - value) < 1e-6) return true;
-  return cents && Math.abs(Math.round(result * 100) / 100 - value) < 1e-6;
+  // Half a cent either way, the half itself included: 1002.085 may be 1002.0849999 in floating point.
+  return cents && Math.abs(result - value) <= 0.005 + 1e-9;
 }
 
 function decimals(value: number): number {

@@ -151,8 +151,11 @@ export function derivedArgument(
 ): DerivedArgument | undefined {
   if ((!state.stated?.numbers.length && !delegated.length) || isIdentifierArgument(leaf.path)) return undefined;
   let weaker: DerivedArgument | undefined;
+  // Routes share bases (a window of cents around each): each base is looked up once.
+  const looked = new Map<string, readonly Source[]>();
   for (const derivation of derivations(leaf.text, state.stated ?? { numbers: [] }, delegated)) {
-    const sources = state.evidence(derivation.base, require);
+    let sources = looked.get(derivation.base);
+    if (!sources) looked.set(derivation.base, sources = state.evidence(derivation.base, require));
     const vouching = sources.filter((source) => trustRank(source.trust) >= trustRank(require));
     if (vouching.length) return { ...derivation, sources: vouching, vouched: true };
     if (sources.length) weaker ??= { ...derivation, sources, vouched: false };

@@ -1,8 +1,8 @@
 /**
  * The arithmetic a derived value may use: one change `u` applied to a base
- * `t` per step (`t + u`, `t - u`, `u - t`, and for a `u` written as a
- * percentage `u% of t`, `t + u%`, `t - u%`), one step or two with two
- * different changes. Each step is searched backwards from the value, so the
+ * `t` per step (`t + u`, `t - u`, `u - t`; for a count `u` from 2 to 12,
+ * `t * u` and `t / u`; for a `u` written as a percentage, `u% of t`,
+ * `t + u%`, `t - u%`), one step or two with two different changes. Each step is searched backwards from the value, so the
  * bases to look up are few (the exact one, and for a value in cents the
  * whole-cent bases whose result rounds to it), and every base found is
  * checked forwards.
@@ -30,6 +30,9 @@ export interface Route {
   readonly changes: readonly Change[];
 }
 
+/** A whole number from 2 to this one, not written as a percentage, is also a count that multiplies or divides. */
+export const MAX_COUNT = 12;
+
 /** Two steps are tried only when there are at most this many changes: `|U|(|U|-1)` ordered pairs, 36 step pairs each. */
 export const TWO_STEP_CHANGES = 4;
 
@@ -54,6 +57,11 @@ function stepsFor(change: Change): Step[] {
     { forward: (t) => t - u, inverse: (w) => w + u, slope: 1, formula: (t, s) => `${t} - ${s}` },
     { forward: (t) => u - t, inverse: (w) => u - w, slope: 1, formula: (t, s) => `${s} - ${t}` },
   ];
+  if (!change.percent && Number.isInteger(u) && u >= 2 && u <= MAX_COUNT) {
+    // A count: "split it three ways", "twice the amount".
+    steps.push({ forward: (t) => t * u, inverse: (w) => w / u, slope: 1 / u, formula: (t, s) => `${t} * ${s}` });
+    steps.push({ forward: (t) => t / u, inverse: (w) => w * u, slope: u, formula: (t, s) => `${t} / ${s}` });
+  }
   if (!change.percent || u <= 0) return steps;
   const scales: [number, (t: string, s: string) => string][] = [
     [u / 100, (t, s) => `${s}% of ${t}`],

@@ -96,7 +96,7 @@ Deno.test("Guard.decide() moves a trusted date by an offset the user stated, in 
   );
 });
 
-Deno.test("Guard.decide() lets through no computed value outside one or two steps of t ± u and u - t", () => {
+Deno.test("Guard.decide() lets through no computed value outside one or two steps of t ± u, u - t, t * n, t / n", () => {
   fc.assert(
     fc.property(
       fc.uniqueArray(fc.integer({ min: 100, max: 5000 }), { minLength: 1, maxLength: 6 }),
@@ -108,7 +108,8 @@ Deno.test("Guard.decide() lets through no computed value outside one or two step
         if (decision.outcome === "block") return;
         const stated = [...tools, ...changes];
         const reach = new Set(stated);
-        const step = (t: number, u: number) => [t + u, t - u, u - t];
+        // A count from 2 to 12 also multiplies and divides.
+        const step = (t: number, u: number) => [t + u, t - u, u - t, ...(u >= 2 && u <= 12 ? [t * u, t / u] : [])];
         for (const t of stated) {
           for (const u of changes) for (const next of step(t, u)) reach.add(next);
           // Two steps use two different changes, among the first four the user stated.
@@ -119,7 +120,10 @@ Deno.test("Guard.decide() lets through no computed value outside one or two step
             }
           }
         }
-        assert.ok(reach.has(value), `${value} passed: ${explainDecision(decision)}`);
+        assert.ok(
+          [...reach].some((r) => Math.abs(r - value) <= 0.005),
+          `${value} passed: ${explainDecision(decision)}`,
+        );
       },
     ),
     { numRuns: 300 },
@@ -164,4 +168,16 @@ Deno.test("Guard.decide() scales a base only by a number the user wrote as a per
   const percent = guardWith("Send them 19.5% of it, and a fee of 5.29", [{ amount: 1000 }]);
   const decision = percent.decide("pay", { amount: 200.29 });
   assert.equal(decision.evidence[0].formula, "(19.5% of 1000) + 5.29", explainDecision(decision));
+});
+
+Deno.test("Guard.decide() divides a trusted amount by a count the user stated, and multiplies by it", () => {
+  const guard = guardWith("Split the dinner bill 4 ways and send my share; also pay the 12 tickets", [
+    { amount: 123.45 },
+    { price: 17.5 },
+  ]);
+  const share = guard.decide("pay", { amount: 30.86 });
+  assert.equal(share.evidence[0]?.formula, "123.45 / 4", explainDecision(share));
+  assert.equal(guard.decide("pay", { amount: 210 }).evidence[0]?.formula, "17.5 * 12");
+  // A count above 12 is not one: 13 times is not derived.
+  assert.equal(guardWith("13 of them", [{ price: 17.5 }]).decide("pay", { amount: 227.5 }).outcome, "block");
 });

@@ -20,7 +20,7 @@
  */
 import { canonicalEntity, extractEntities } from "../harvest/mod.ts";
 import type { Change } from "./arithmetic_steps.ts";
-import { isIdentifierArgument, quantityOf } from "./derived_value.ts";
+import { isIdentifierArgument, quantityOf, withPercentSigns } from "./derived_value.ts";
 import type { DelegatedQuantities, JudgeState } from "./judge_state.ts";
 import type { ArgRule } from "./policy/mod.ts";
 import type { Leaf } from "./read_leaves.ts";
@@ -66,7 +66,7 @@ export function delegatedQuantities(
   const values = [...into.values];
   let found = false;
   for (const text of texts) {
-    for (const entity of extractEntities(text.replace(DATES, " "))) {
+    for (const entity of extractEntities(withPercentSigns(text).replace(DATES, " "))) {
       const value = quantityOf(entity.type, entity.canonical);
       if (value === undefined) continue;
       found = true;

@@ -46,12 +46,13 @@ const DAY = 86_400_000;
  * import { statedChanges } from "./derived_value.ts";
  * assert.deepEqual(statedChanges("Raise the rent by $100, 3 days later", { numbers: [3] }), { numbers: [3, 100] });
  * assert.deepEqual(statedChanges("add 19.5% and 5.29"), { numbers: [19.5, 5.29], percents: [19.5] });
+ * assert.deepEqual(statedChanges("add 19.5 percent").percents, [19.5]);
  * ```
  */
 export function statedChanges(text: string, into: StatedChanges = { numbers: [] }): StatedChanges {
   const numbers = [...into.numbers];
   const percents = [...into.percents ?? []];
-  for (const entity of extractEntities(text)) {
+  for (const entity of extractEntities(withPercentSigns(text))) {
     const number = quantityOf(entity.type, entity.canonical);
     if (number === undefined) continue;
     if (!numbers.includes(number) && numbers.length < STATED_LIMIT) numbers.push(number);
@@ -120,6 +121,20 @@ export function derivations(value: string, stated: StatedChanges, delegated: rea
 }
 
 const USER: readonly string[] = ["user"];
+
+/**
+ * `text` with "19.5 percent", "19.5 per cent" and "19.5 pct" written `19.5%`, so that the number reads as a percentage.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { withPercentSigns } from "./derived_value.ts";
+ * assert.equal(withPercentSigns("add 19.5 percent, then 5 Per Cent"), "add 19.5%, then 5%");
+ * ```
+ */
+export function withPercentSigns(text: string): string {
+  return text.replace(/(\d)\s*(?:per\s?cent|pct)\b/gi, "$1%");
+}
 
 /** The number of a number or an amount entity (`usd 98.7` is 98.7); `undefined` for any other type. */
 export function quantityOf(type: string, canonical: string): number | undefined {

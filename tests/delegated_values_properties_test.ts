@@ -146,3 +146,15 @@ Deno.test("Guard.decide() lets a stranger's number the user did not point at nei
   assert.equal(guard.decide("pay", { amount: 98.7, recipient: "alice@corp.example" }).outcome, "allow");
   assert.deepEqual(amountGaps(guard.decide("pay", { amount: 5000 })), [["untrusted-argument", "block"]]);
 });
+
+Deno.test("Guard.decide() applies a percentage a notice the user named states to a trusted base", () => {
+  const guard = guardFor();
+  guard.user("Read 'landlord-notices.txt' and adjust my rent payment accordingly");
+  guard.record("read_file", "From May 1st, 2024 the rent rises by 3.5 percent.", {
+    args: { file_path: "landlord-notices.txt" },
+  });
+  guard.record("ledger", [{ id: 7, amount: 1200 }]);
+  const decision = guard.decide("pay", { amount: 1242 });
+  assert.equal(decision.outcome, "allow", explainDecision(decision));
+  assert.equal(decision.evidence[0].formula, "1200 + 3.5%");
+});

@@ -63,9 +63,10 @@ export function statedChanges(text: string, into: StatedChanges = { numbers: [] 
 
 /**
  * Every way `value` follows from the changes the user stated, in a stable
- * order: for a number or an amount, one step (`t + u`, `t - u`, `u - t`, and
- * for a `u` the user wrote as a percentage `u% of t`, `t + u%`, `t - u%`) or
- * two steps with two different changes (see `routes`); for an ISO date,
+ * order: for a number or an amount, one step (`t + u`, `t - u`, `u - t`; for
+ * a count from 2 to 12 `t * u` and `t / u`; for a `u` the user wrote as a
+ * percentage `u% of t`, `t + u%`, `t - u%`) or two steps with two different
+ * changes (see `routes`); for an ISO date,
  * `t ± u` days or weeks. `delegated` changes (a quantity the user delegated to
  * a source they pointed at) are applied in one step only. The bases `t` are to
  * be looked up.

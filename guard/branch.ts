@@ -29,6 +29,8 @@ export interface SourceEntry {
   readonly leaves?: readonly StructuredLeaf[];
   /** Whether the user designated the call that produced it (see `isDesignated`). */
   readonly designated?: boolean;
+  /** For a designated source: the quantities of its call's own arguments, which its output echoes (not delegated). */
+  readonly echoes?: readonly number[];
 }
 
 /** How a branch starts. */
@@ -179,7 +181,7 @@ export class Branch {
     if (name === "user") { for (const text of entry.texts ?? []) this.#stated = statedChanges(text, this.#stated); }
     if (entry.designated && rank < trustRank("trusted")) {
       const texts = [...entry.texts ?? [], ...entry.fields ?? [], ...(entry.leaves ?? []).map(String)];
-      this.#delegated = delegatedQuantities(texts, name, this.#delegated);
+      this.#delegated = delegatedQuantities(texts, name, this.#delegated, entry.echoes);
     }
     if (entry.fields) this.evidence.addFields(source.id, entry.fields, rank);
     for (const text of entry.texts ?? []) this.evidence.addText(source.id, text, rank);

@@ -23,7 +23,7 @@ import type { Change } from "./arithmetic_steps.ts";
 import { isIdentifierArgument, quantityOf, withPercentSigns } from "./derived_value.ts";
 import type { DelegatedQuantities, JudgeState } from "./judge_state.ts";
 import type { ArgRule } from "./policy/mod.ts";
-import type { Leaf } from "./read_leaves.ts";
+import { type Leaf, readLeaves } from "./read_leaves.ts";
 import type { Source } from "./source.ts";
 
 /** Distinct quantities kept: one is delegated, two already compete; a few more only make the message clearer. */
@@ -46,6 +46,9 @@ const DATES = new RegExp(
 /**
  * The quantities in a designated source's texts, added to `into` (at most
  * {@linkcode DELEGATED_LIMIT} distinct ones), with the source's name.
+ * `echoes` are the quantities of the call's own arguments ({@linkcode
+ * argumentQuantities}): an output that repeats them (a ticket's id) delegates
+ * nothing by them.
  *
  * @example
  * ```ts
@@ -54,12 +57,16 @@ const DATES = new RegExp(
  * const bill = delegatedQuantities(["Bill for December 2023\nTotal 98.70\nDue 2024-01-15"], "tool:read_file");
  * assert.deepEqual(bill.values, [{ value: 98.7, percent: false }]);
  * assert.deepEqual(delegatedQuantities(["raise by 5%"], "tool:notes", bill).values.length, 2);
+ * assert.deepEqual(delegatedQuantities(['{"id": 42, "refund": 19.99}'], "tool:read_ticket", undefined, [42]).values, [
+ *   { value: 19.99, percent: false },
+ * ]);
  * ```
  */
 export function delegatedQuantities(
   texts: readonly string[],
   source: string,
   into: DelegatedQuantities = { values: [], sources: [] },
+  echoes: readonly number[] = [],
 ): DelegatedQuantities {
   // Four already compete: nothing more changes what is delegated, so the text is not read again.
   if (into.values.length >= DELEGATED_LIMIT) return into;
@@ -68,7 +75,7 @@ export function delegatedQuantities(
   for (const text of texts) {
     for (const entity of extractEntities(withPercentSigns(text).replace(DATES, " "))) {
       const value = quantityOf(entity.type, entity.canonical);
-      if (value === undefined) continue;
+      if (value === undefined || echoes.includes(value)) continue;
       found = true;
       const percent = entity.type === "number" && entity.text.endsWith("%");
       const at = values.findIndex((item) => item.value === value);
@@ -80,6 +87,29 @@ export function delegatedQuantities(
   if (!found) return into;
   return { values, sources: into.sources.includes(source) ? into.sources : [...into.sources, source] };
 }
+
+/**
+ * The quantities among a call's arguments (`{ticket_id: 42}` gives 42), at most a few dozen: what the call's output may
+ * echo without delegating it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { argumentQuantities } from "./delegated_value.ts";
+ * assert.deepEqual(argumentQuantities({ ticket_id: 42, file: "bill-2024.txt", n: "1,000" }), [42, 1000]);
+ * ```
+ */
+export function argumentQuantities(args: Readonly<Record<string, unknown>>): number[] {
+  const found: number[] = [];
+  for (const leaf of readLeaves(args)) {
+    const entity = canonicalEntity(leaf.text);
+    const value = entity && quantityOf(entity.type, entity.canonical);
+    if (value !== undefined && !found.includes(value) && found.length < ECHOES_KEPT) found.push(value);
+  }
+  return found;
+}
+
+const ECHOES_KEPT = 32;
 
 /** Whether this rule lets a delegated quantity settle a value that would otherwise be asked about. */
 function delegates(state: JudgeState, rule: ArgRule, leaf: Leaf): boolean {

@@ -12,6 +12,7 @@ const POLICY = `version: 1
 tools:
   read_file: {output: untrusted, on_tainted: allow}
   read_inbox: {output: untrusted, on_tainted: allow}
+  read_ticket: {output: untrusted, on_tainted: allow}
   ledger: {output: trusted, on_tainted: allow}
   pay:
     output: trusted
@@ -157,4 +158,19 @@ Deno.test("Guard.decide() applies a percentage a notice the user named states to
   const decision = guard.decide("pay", { amount: 1242 });
   assert.equal(decision.outcome, "allow", explainDecision(decision));
   assert.equal(decision.evidence[0].formula, "1200 + 3.5%");
+});
+
+Deno.test("Guard.decide() delegates a ticket's amount though the ticket echoes the id the user named it by", () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 99_999 }), centsArb, (id, refund) => {
+      fc.pre(id !== refund);
+      const guard = guardFor();
+      guard.user(`Refund the customer of ticket ${id} what it asks for, to alice@corp.example`);
+      const ticket = { id, created: "2024-05-01T10:00:00Z", body: `Please refund ${written(refund)}` };
+      guard.record("read_ticket", JSON.stringify(ticket), { args: { ticket_id: id } });
+      const decision = guard.decide("pay", { amount: refund, recipient: "alice@corp.example" });
+      assert.equal(decision.outcome, "allow", explainDecision(decision));
+      assert.deepEqual(decision.notes.map((note) => note.code), ["delegated-value"]);
+    }),
+  );
 });

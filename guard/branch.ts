@@ -8,7 +8,8 @@
 import { type Label, Ledger, meet, type PartialLabel, type Trust, trustRank } from "../core/mod.ts";
 import { EvidenceIndex, type StructuredLeaf } from "../harvest/mod.ts";
 import { statedChanges } from "./derived_value.ts";
-import type { StatedChanges } from "./judge_state.ts";
+import { delegatedQuantities } from "./delegated_value.ts";
+import type { DelegatedQuantities, StatedChanges } from "./judge_state.ts";
 import { BranchClosedError } from "./guard_errors.ts";
 import type { AnswerSchema } from "./policy/mod.ts";
 import { RulingBook } from "./ruling_book.ts";
@@ -30,6 +31,8 @@ export interface SourceEntry {
   readonly designated?: boolean;
   /** Whether strangers wrote it as records, each field one value (see `Source.record`). */
   readonly record?: boolean;
+  /** For a designated source: the quantities of its call's own arguments, which its output echoes (not delegated). */
+  readonly echoes?: readonly number[];
 }
 
 /** How a branch starts. */
@@ -87,6 +90,7 @@ export class Branch {
   readonly #tainters: string[] = [];
   readonly #tainted = new Set<string>();
   #stated: StatedChanges;
+  #delegated: DelegatedQuantities;
   #closed = false;
 
   /** Make a branch; a child is made with {@linkcode Branch.child}. */
@@ -102,11 +106,17 @@ export class Branch {
     this.#unknown = new Set(init.label.unknown);
     this.#label = init.label;
     this.#stated = init.parent?.branch.stated ?? { numbers: [] };
+    this.#delegated = init.parent?.branch.delegated ?? { values: [], sources: [] };
   }
 
   /** The changes the user stated in their own words (see `derivations`), for values computed from them. */
   get stated(): StatedChanges {
     return this.#stated;
+  }
+
+  /** The quantities in the sources the user designated that are below trusted (see `delegatedQuantities`). */
+  get delegated(): DelegatedQuantities {
+    return this.#delegated;
   }
 
   /** The running label. */
@@ -175,6 +185,10 @@ export class Branch {
     // Indexed by trust rank, so a look-up finds the strongest source first and can stop there.
     const rank = trustRank(entry.trust);
     if (name === "user") { for (const text of entry.texts ?? []) this.#stated = statedChanges(text, this.#stated); }
+    if (entry.designated && rank < trustRank("trusted")) {
+      const texts = [...entry.texts ?? [], ...entry.fields ?? [], ...(entry.leaves ?? []).map(String)];
+      this.#delegated = delegatedQuantities(texts, name, this.#delegated, entry.echoes);
+    }
     if (entry.fields) this.evidence.addFields(source.id, entry.fields, rank);
     for (const text of entry.texts ?? []) this.evidence.addText(source.id, text, rank);
     if (entry.leaves !== undefined) this.evidence.addLeaves(source.id, entry.leaves, rank);

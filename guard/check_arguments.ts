@@ -5,6 +5,7 @@
  */
 import { trustRank } from "../core/mod.ts";
 import { derivedArgument } from "./derived_value.ts";
+import { competingQuantities, delegatedChanges, delegatedValue } from "./delegated_value.ts";
 import { findEmbeddedValues, isAddressList, parseAddressList, tokenize, weakEvidence } from "../harvest/mod.ts";
 import type { Evidence, Gap, Note } from "./gap.ts";
 import type { ArgRule, ToolPolicy } from "./policy/mod.ts";
@@ -149,14 +150,30 @@ function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Finding
     }
     return;
   }
-  const derived = derivedArgument(state, rule.require, leaf);
+  const pointed = delegatedValue(state, rule, leaf, sources);
+  if (pointed) {
+    found.evidence.push({ argument: leaf.path, value: leaf.text, sources: uniqueNames(pointed) });
+    found.notes.push({
+      code: "delegated-value",
+      message: `${shown()} appears only in ${names(pointed)}, which the user pointed at in their own words, and is ` +
+        `the only quantity the sources the user pointed at hold: the user delegated it (a second quantity there ` +
+        `would make this a question)`,
+    });
+    return;
+  }
+  const derived = derivedArgument(state, rule.require, leaf, delegatedChanges(state, rule, leaf));
   if (derived?.vouched) {
-    const vouchers = [...uniqueNames(derived.sources), "user"].filter((name, i, all) => all.indexOf(name) === i);
+    const vouchers = [...uniqueNames(derived.sources), ...derived.from].filter((name, i, all) =>
+      all.indexOf(name) === i
+    );
     found.evidence.push({ argument: leaf.path, value: leaf.text, sources: vouchers, formula: derived.formula });
+    const changed = derived.from.includes("user")
+      ? "changed as the user stated in their own words"
+      : "changed by the only quantity in " + derived.from.join(", ") + ", which the user pointed at in their own words";
     found.notes.push({
       code: "derived-value",
       message: `${shown()} appears in no input, but is ${derived.formula}: ` +
-        `${quoteValue(derived.base)} from ${names(derived.sources)}, changed as the user stated in their own words`,
+        `${quoteValue(derived.base)} from ${names(derived.sources)}, ${changed}`,
     });
     return;
   }
@@ -166,7 +183,9 @@ function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Finding
     found.gaps.push(provenanceGap(state, rule.onViolation, leaf.path, leaf.text, derived.sources, basis));
     return;
   }
-  found.gaps.push(provenanceGap(state, rule.onViolation, leaf.path, leaf.text, sources, shown()));
+  const gap = provenanceGap(state, rule.onViolation, leaf.path, leaf.text, sources, shown());
+  const competing = gap.delegation === "designated" ? competingQuantities(state, rule, leaf) : undefined;
+  found.gaps.push(competing ? { ...gap, message: gap.message + competing } : gap);
 }
 
 function checkEmbedded(state: JudgeState, rule: ArgRule, leaf: Leaf, byDefault: boolean, gaps: Gap[]): void {

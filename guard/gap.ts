@@ -60,8 +60,8 @@ export interface Evidence {
   /** The vouching sources, such as `user` or `tool:get_contacts`; empty when the allow list passed it. */
   readonly sources: readonly string[];
   /**
-   * For a value computed in one step from a change the user stated: how it follows from its base, such as
-   * `1100 + 100`; `sources` then vouch for the base, and `user` for the change.
+   * For a value computed from a change the user stated (or delegated): how it follows from its base, such as
+   * `1100 + 100`; `sources` then vouch for the base, and `user` (or the designated source) for the change.
    */
   readonly formula?: string;
 }
@@ -77,7 +77,8 @@ export type NoteCode =
   | "structure-lost"
   | "label-invalid"
   | "effect-in-flight"
-  | "derived-value";
+  | "derived-value"
+  | "delegated-value";
 
 /** A remark that does not block, such as weak evidence. */
 export interface Note {
@@ -89,8 +90,11 @@ export interface Note {
    * the indexing limit was matched as text), `structure-lost` (an output that
    * looks like JSON did not parse, so it vouches for nothing), `label-invalid`
    * (a malformed label was replaced by the strictest one), `effect-in-flight`
-   * or `derived-value` (a value computed in one step from a change the user
-   * stated passed: its base is vouched for, the change is in the user's words).
+   * `derived-value` (a value computed from a change the user stated, or
+   * delegated, passed: its base is vouched for, the change is in the user's
+   * words or the only quantity of a source the user pointed at) or
+   * `delegated-value` (a quantity passed as the only one the sources the user
+   * pointed at hold).
    */
   readonly code: NoteCode;
   /** What to know and what to do about it. */

@@ -12,6 +12,24 @@ import type { Source } from "./source.ts";
 export interface StatedChanges {
   /** The numbers, each once, in the order the user wrote them. */
   readonly numbers: readonly number[];
+  /** Those of them the user wrote as a percentage (`19.5%`): only these scale a base. */
+  readonly percents?: readonly number[];
+}
+
+/** A quantity found in a source the user designated. */
+export interface Quantity {
+  /** The number (an amount's number). */
+  readonly value: number;
+  /** Whether it was written as a percentage somewhere (`5%`). */
+  readonly percent: boolean;
+}
+
+/** The quantities in the sources the user designated that are below trusted (see `delegated_value.ts`). */
+export interface DelegatedQuantities {
+  /** The distinct quantities, in the order read, at most `DELEGATED_LIMIT`: exactly one is delegated. */
+  readonly values: readonly Quantity[];
+  /** The names of the designated sources that held them. */
+  readonly sources: readonly string[];
 }
 
 /** Everything Gate 1 reads: the policy and one branch's state. */
@@ -35,6 +53,8 @@ export interface JudgeState {
   readonly evidence: (value: string, atLeast?: Trust) => readonly Source[];
   /** The changes the user stated in their own words, for values computed in one step from them (none when absent). */
   readonly stated?: StatedChanges;
+  /** The quantities in the sources the user designated, for values delegated to them (none when absent). */
+  readonly delegated?: DelegatedQuantities;
 }
 
 /** Gate 1's full findings for one call. */

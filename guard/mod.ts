@@ -77,7 +77,7 @@ export { RulingBook } from "./ruling_book.ts";
 export { type ConfirmingGuard, SHOWN_DECISIONS_KEPT, ShownDecisions } from "./shown_decisions.ts";
 export { Branch, type BranchInit, type SourceEntry } from "./branch.ts";
 export type { Source } from "./source.ts";
-export type { StatedChanges } from "./judge_state.ts";
+export type { DelegatedQuantities, Quantity, StatedChanges } from "./judge_state.ts";
 export { type AnswerValue, attestAnswer } from "./answer_schema.ts";
 export { checkLabel, isLabelled, LABELLED, type LabelledValue, withLabel } from "./labelled.ts";
 export { type Leaf, LEAF_DEPTH_LIMIT, readLeaves } from "./read_leaves.ts";

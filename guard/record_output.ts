@@ -20,6 +20,7 @@ import type { Branch } from "./branch.ts";
 import type { Source } from "./source.ts";
 import { LabelError } from "./guard_errors.ts";
 import { type DesignationOptions, isDesignated, isLink } from "./designation.ts";
+import { argumentQuantities } from "./delegated_value.ts";
 import { incomingLabel } from "./judge.ts";
 import { checkLabel } from "./labelled.ts";
 import { type Policy, toolPolicy } from "./policy/mod.ts";
@@ -119,6 +120,8 @@ export function recordOutput(context: RecordContext, tool: string, output: unkno
   if (trust === "suspicious" || label.unknown.length) branch.taint(name);
   const follow = policy.default.confirmUntrustedFrom !== "named";
   const designated = designatedCall(branch, options.args ?? {}, { tool, follow });
+  // What a designated call's output echoes of its own arguments (a ticket's id) is not a quantity it delegates.
+  const echoes = designated ? argumentQuantities(options.args ?? {}) : undefined;
   try {
     const deep = indexOutput(branch, name, {
       trust,
@@ -129,6 +132,7 @@ export function recordOutput(context: RecordContext, tool: string, output: unkno
       fields,
       trustedFields,
       designated,
+      echoes,
     });
     if (deep.length) {
       ledger.record("note", branch.name, {
@@ -156,7 +160,13 @@ export function recordOutput(context: RecordContext, tool: string, output: unkno
     branch.taint(name);
     ledger.record("note", branch.name, { tool, detail: { code: "deep-value", message: errorText(error) } });
     try {
-      branch.addSource(name, { trust: "suspicious", label: suspicious(label), texts: [safeText(output)], designated });
+      branch.addSource(name, {
+        trust: "suspicious",
+        label: suspicious(label),
+        texts: [safeText(output)],
+        designated,
+        echoes,
+      });
     } catch {
       // Not even as text: what could not be indexed vouches for nothing.
     }
@@ -176,6 +186,7 @@ interface Indexing {
   readonly fields: readonly string[];
   readonly trustedFields: readonly string[];
   readonly designated: boolean;
+  readonly echoes: readonly number[] | undefined;
 }
 
 /** Whether the user named the call in their own words; a failure to tell is a no (the stricter answer). */
@@ -216,7 +227,7 @@ function designationSources(branch: Branch, value: string): Source[] {
 
 /** Index an output; returns the paths of values nested beyond the limit (read as text). */
 function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
-  const { trust, label, designated } = item;
+  const { trust, label, designated, echoes } = item;
   if (trust === "suspicious" || typeof item.structured !== "object" || item.structured === null) {
     // Untrusted JSON text is indexed once, by its decoded keys and leaves (escapes such as \n cannot hide a value),
     // unless it nests past the limit: then the leaves up to the limit and the rest as text, as below.
@@ -227,14 +238,14 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
     // One walk reads the keys and leaves and checks the depth, before anything is indexed.
     const read = json === undefined ? undefined : structuredLeaves(json, LEAF_DEPTH_LIMIT);
     if (read !== undefined) {
-      branch.addSource(name, { trust, label, leaves: read, designated });
+      branch.addSource(name, { trust, label, leaves: read, designated, echoes });
       return [];
     }
     const leaves = typeof item.output === "string"
       ? readLeaves(item.data !== undefined ? item.data : parseJsonObject(item.output))
       : readLeaves(item.output);
     const texts = [...(typeof item.output === "string" ? [item.output] : []), ...leaves.map((leaf) => leaf.text)];
-    branch.addSource(name, { trust, label, texts, designated });
+    branch.addSource(name, { trust, label, texts, designated, echoes });
     return leaves.filter((leaf) => leaf.deep).map((leaf) => leaf.path || "(root)");
   }
   // Structured output vouches only for complete field values; fields written by strangers vouch for nothing.
@@ -250,7 +261,7 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
   if (deep.length) {
     // A limit makes data less trusted, never more: beyond the depth limit nothing vouches, and the context is tainted.
     const texts = deep.map((leaf) => leaf.text);
-    branch.addSource(`${name}[deep]`, { trust: "suspicious", label: suspicious(label), texts, designated });
+    branch.addSource(`${name}[deep]`, { trust: "suspicious", label: suspicious(label), texts, designated, echoes });
   }
   if (stranger.length) {
     const names = item.fields.filter((pattern) => {
@@ -261,7 +272,7 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
     // Fields that each hold one value (a sender, a name, an address) are records, the rest text: a value that only
     // records hold may be asked about though the user did not point at the call (see recorded_value.ts).
     const fieldName = `${name}[${names.join(",")}]`;
-    const entry = { trust: "suspicious" as const, label: suspicious(label), designated };
+    const entry = { trust: "suspicious" as const, label: suspicious(label), designated, echoes };
     const records = stranger.filter((leaf) => isRecordField(leaf.text));
     const texts = records.length ? stranger.filter((leaf) => !isRecordField(leaf.text)) : stranger;
     if (texts.length) branch.addSource(fieldName, { ...entry, texts: texts.map((leaf) => leaf.text) });

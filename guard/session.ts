@@ -82,6 +82,7 @@ export function judgeState(session: Session, branch: Branch): JudgeState {
     effects: session.ledger.store.committed(),
     evidence: (value, atLeast) => namedSources(branch, session, value, atLeast === undefined ? 0 : trustRank(atLeast)),
     stated: branch.stated,
+    delegated: branch.delegated,
   };
 }
 

@@ -1,7 +1,8 @@
 /**
- * Values the model computed: a value one step from a change the user stated (a sum, a difference, a
- * date and an offset) has its base's provenance; nothing else is vouched, and what passes stays inside the
- * reach SECURITY.md states (`t ± u`, `u - t`, `d ± u days or weeks`).
+ * Values the model computed: a value one or two steps from changes the user stated (a sum, a difference, a
+ * percentage, a date and an offset) has its base's provenance; nothing else is vouched, and what passes stays
+ * inside the reach SECURITY.md states (`t ± u`, `u - t`, `u% of t`, `t ± u%`, two steps with two changes,
+ * `d ± u days or weeks`).
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -95,7 +96,7 @@ Deno.test("Guard.decide() moves a trusted date by an offset the user stated, in 
   );
 });
 
-Deno.test("Guard.decide() lets through no computed value outside t ± u and u - t", () => {
+Deno.test("Guard.decide() lets through no computed value outside one or two steps of t ± u, u - t, t * n, t / n", () => {
   fc.assert(
     fc.property(
       fc.uniqueArray(fc.integer({ min: 100, max: 5000 }), { minLength: 1, maxLength: 6 }),
@@ -107,10 +108,22 @@ Deno.test("Guard.decide() lets through no computed value outside t ± u and u - 
         if (decision.outcome === "block") return;
         const stated = [...tools, ...changes];
         const reach = new Set(stated);
+        // A count from 2 to 12 also multiplies and divides.
+        const step = (t: number, u: number) => [t + u, t - u, u - t, ...(u >= 2 && u <= 12 ? [t * u, t / u] : [])];
         for (const t of stated) {
-          for (const u of changes) for (const next of [t + u, t - u, u - t]) reach.add(next);
+          for (const u of changes) for (const next of step(t, u)) reach.add(next);
+          // Two steps use two different changes, among the first four the user stated.
+          for (const [i, u1] of changes.slice(0, 4).entries()) {
+            for (const [j, u2] of changes.slice(0, 4).entries()) {
+              if (i === j) continue;
+              for (const middle of step(t, u1)) for (const next of step(middle, u2)) reach.add(next);
+            }
+          }
         }
-        assert.ok(reach.has(value), `${value} passed: ${explainDecision(decision)}`);
+        assert.ok(
+          [...reach].some((r) => Math.abs(r - value) <= 0.005),
+          `${value} passed: ${explainDecision(decision)}`,
+        );
       },
     ),
     { numRuns: 300 },
@@ -127,4 +140,44 @@ Deno.test("Guard.decide() does no arithmetic on identifiers", () => {
   guard.record("ledger", [{ file_id: 4000 }]);
   assert.deepEqual(guard.decide("open", { file_id: 4002 }).gaps.map((gap) => gap.code), ["invented-argument"]);
   assert.equal(guard.decide("open", { file_id: 4000 }).outcome, "allow");
+});
+
+Deno.test("Guard.decide() vouches a percentage of a trusted amount plus a fee, both in the user's words, to the cent", () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 10_000, max: 999_999 }).map((cents) => cents / 100),
+      // From 5%: a smaller rate leaves more bases than the rounding window looks up (SECURITY.md).
+      fc.integer({ min: 10, max: 60 }).map((halves) => halves / 2),
+      fc.integer({ min: 1, max: 9_999 }).map((cents) => cents / 100),
+      (paid, rate, fee) => {
+        fc.pre(rate !== fee && paid !== fee && paid !== rate);
+        const guard = guardWith(`Send them ${rate}% of the amount we paid + a fee of ${fee}`, [{ amount: paid }]);
+        const value = Math.round((paid * rate / 100 + fee) * 100) / 100;
+        const decision = guard.decide("pay", { amount: value });
+        assert.deepEqual(decision.gaps.filter((gap) => gap.argument === "amount"), [], explainDecision(decision));
+        assert.ok(decision.evidence[0].formula, explainDecision(decision));
+        assert.deepEqual(decision.notes.map((note) => note.code), ["derived-value"]);
+      },
+    ),
+  );
+});
+
+Deno.test("Guard.decide() scales a base only by a number the user wrote as a percentage", () => {
+  const guard = guardWith("Send them 19.5 of it, and a fee of 5.29", [{ amount: 1000 }]);
+  assert.equal(guard.decide("pay", { amount: 200.29 }).outcome, "block");
+  const percent = guardWith("Send them 19.5% of it, and a fee of 5.29", [{ amount: 1000 }]);
+  const decision = percent.decide("pay", { amount: 200.29 });
+  assert.equal(decision.evidence[0].formula, "(19.5% of 1000) + 5.29", explainDecision(decision));
+});
+
+Deno.test("Guard.decide() divides a trusted amount by a count the user stated, and multiplies by it", () => {
+  const guard = guardWith("Split the dinner bill 4 ways and send my share; also pay the 12 tickets", [
+    { amount: 123.45 },
+    { price: 17.5 },
+  ]);
+  const share = guard.decide("pay", { amount: 30.86 });
+  assert.equal(share.evidence[0]?.formula, "123.45 / 4", explainDecision(share));
+  assert.equal(guard.decide("pay", { amount: 210 }).evidence[0]?.formula, "17.5 * 12");
+  // A count above 12 is not one: 13 times is not derived.
+  assert.equal(guardWith("13 of them", [{ price: 17.5 }]).decide("pay", { amount: 227.5 }).outcome, "block");
 });

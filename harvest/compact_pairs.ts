@@ -13,6 +13,8 @@
  * @module
  */
 
+import { growArray } from "./grow_array.ts";
+
 const BLOCK_BITS = 16;
 const BLOCK_SIZE = 1 << BLOCK_BITS;
 const BLOCK_MASK = BLOCK_SIZE - 1;
@@ -100,13 +102,16 @@ export class CompactPairs {
   #makeRoom(): void {
     const growFirst = this.#wordBlocks.length === 1 && this.#blockEnd < BLOCK_SIZE;
     const size = growFirst ? this.#blockEnd * 2 : this.#wordBlocks.length === 0 ? FIRST_BLOCK_SIZE : BLOCK_SIZE;
-    const words = new Uint16Array(size * 2);
-    const highs = new Uint8Array(size);
+    let words: Uint16Array<ArrayBuffer>;
+    let highs: Uint8Array<ArrayBuffer>;
     if (growFirst) {
-      words.set(this.#words);
-      highs.set(this.#highs);
+      words = growArray(this.#words, size * 2);
+      highs = growArray(this.#highs, size);
       this.#wordBlocks.pop();
       this.#highBlocks.pop();
+    } else {
+      words = new Uint16Array(size * 2);
+      highs = new Uint8Array(size);
     }
     this.#wordBlocks.push(this.#words = words);
     this.#highBlocks.push(this.#highs = highs);
@@ -123,12 +128,8 @@ class AsideTable {
   append(at: number, value: number): void {
     if (this.#count === this.#positions.length) {
       const size = Math.max(64, this.#positions.length * 2);
-      const positions = new Int32Array(size);
-      positions.set(this.#positions);
-      const values = new Int32Array(size);
-      values.set(this.#values);
-      this.#positions = positions;
-      this.#values = values;
+      this.#positions = growArray(this.#positions, size);
+      this.#values = growArray(this.#values, size);
     }
     this.#positions[this.#count] = at;
     this.#values[this.#count++] = value;

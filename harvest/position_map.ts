@@ -11,6 +11,8 @@
  * @module
  */
 
+import { releaseArray } from "./grow_array.ts";
+
 const EMPTY = -1;
 const FIRST_SIZE = 256;
 
@@ -68,6 +70,8 @@ export class PositionMap {
     this.#values = new Int32Array(keys.length * 2);
     this.#size = 0;
     for (let at = 0; at < keys.length; at++) if (keys[at] !== EMPTY) this.set(keys[at], values[at]);
+    releaseArray(keys);
+    releaseArray(values);
   }
 }
 

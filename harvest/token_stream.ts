@@ -14,6 +14,7 @@
 
 import { CompactPairs } from "./compact_pairs.ts";
 import { PositionMap } from "./position_map.ts";
+import { growArray } from "./grow_array.ts";
 
 const TEXT_START = -1;
 const FIELD_START = -2;
@@ -204,13 +205,14 @@ export class TokenStream {
   /** Make the current rank's chains long enough for token `id`. */
   #growChains(id: number): void {
     const rank = this.#rank;
-    const old = this.#headsByRank[rank] ?? NO_CHAIN;
-    let size = Math.max(old.length, 256);
+    const oldHeads = this.#headsByRank[rank];
+    const oldCounts = this.#countsByRank[rank];
+    const known = oldHeads?.length ?? 0;
+    let size = Math.max(known, 256);
     while (size <= id) size *= 2;
-    const heads = new Int32Array(size).fill(-1);
-    heads.set(old);
-    const counts = new Int32Array(size);
-    counts.set(this.#countsByRank[rank] ?? NO_CHAIN);
+    // The old chains' storage moves into the new ones (see `growArray`): a long session does not hold both.
+    const heads = oldHeads ? growArray(oldHeads, size).fill(-1, known) : new Int32Array(size).fill(-1);
+    const counts = oldCounts ? growArray(oldCounts, size) : new Int32Array(size);
     this.#headsByRank[rank] = this.#heads = heads;
     this.#countsByRank[rank] = this.#counts = counts;
   }

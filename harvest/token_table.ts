@@ -17,6 +17,7 @@
 
 import { FNV_OFFSET, FNV_PRIME } from "./scan_text.ts";
 import { WORD_LOWER } from "./word_window.ts";
+import { type GrowableArray, growArray, releaseArray } from "./grow_array.ts";
 
 /**
  * Distinct tokens, each with an id (0, 1, 2, ... in the order first seen).
@@ -176,6 +177,7 @@ export class TokenTable {
   #widen(): Uint16Array<ArrayBuffer> {
     const wide = new Uint16Array(this.#chars.length);
     wide.set(this.#chars);
+    releaseArray(this.#chars);
     this.#wide = true;
     this.#chars = wide;
     return wide;
@@ -206,6 +208,7 @@ export class TokenTable {
       while (slots[at] !== 0) at = (at + 1) & mask;
       slots[at] = id + 1;
     }
+    releaseArray(this.#slots);
     this.#slots = slots;
   }
 }
@@ -221,11 +224,9 @@ function hashOf(token: string): number {
   return hash | 0;
 }
 
-/** A copy of `array` with room for at least `needed` items (doubling, so growth costs amortised constant time). */
-function grown<T extends Uint8Array<ArrayBuffer> | Uint16Array<ArrayBuffer> | Int32Array<ArrayBuffer>>(array: T, needed: number): T {
+/** `array` with room for at least `needed` items (doubling, so growth costs amortised constant time). */
+function grown<T extends GrowableArray>(array: T, needed: number): T {
   let size = array.length * 2;
   while (size < needed) size *= 2;
-  const bigger = new (array.constructor as new (size: number) => T)(size);
-  bigger.set(array);
-  return bigger;
+  return growArray(array, size);
 }

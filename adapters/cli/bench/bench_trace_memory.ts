@@ -11,6 +11,7 @@ import { defineCommand } from "../shell/define_command.ts";
 import { denoIo } from "../io/io.ts";
 import { readInputChunks } from "../io/read_input.ts";
 import { openPabTrace, textLines } from "../../trace/mod.ts";
+import { EMAIL_TRACE_POLICY, writeEmailTrace } from "./email_trace.ts";
 
 const TARGET_MB = 200;
 const WORDS = "the quarterly report revenue is final please forward to bob at corp example thanks meeting tomorrow"
@@ -21,12 +22,18 @@ export const traceMemoryBench: Bench = defineCommand({
   name: "bench trace-memory",
   summary: `Peak memory of pab check on a large synthetic trace (target: ${TARGET_MB} MB for 50 MB)`,
   description: `Write a synthetic pab trace of about --mb megabytes under /tmp/pab (calls to an
-untrusted read_inbox tool, each with about 5 KB of text), replay it with
+untrusted read_inbox tool, each with about 5 KB of text; with --emails, a
+realistic inbox: pages of e-mails as JSON with many distinct addresses, links
+and numbers, trusted but for strangers' fields, and replies), replay it with
 pab check in this process, sample the resident set size every 20 ms, and
 print the peak. The files are removed afterwards.`,
   options: {
     mb: { type: "integer", value: "N", default: 50, description: "The trace's size in megabytes" },
     json: { type: "boolean", description: 'Print {"schemaVersion":1,"traceBytes","calls","peakRssBytes","seconds"}' },
+    emails: {
+      type: "boolean",
+      description: "The realistic e-mail trace (the one tests/bench/email_trace.ts writes) instead",
+    },
     "read-only": {
       type: "boolean",
       description: "Only read and check the trace, line by line, with no guard: the reader's own share",
@@ -38,8 +45,12 @@ print the peak. The files are removed afterwards.`,
     const policy = `${folder}/policy.yaml`;
     const trace = `${folder}/trace.jsonl`;
     try {
-      await createFileExclusively(policy, "version: 1\ntools:\n  read_inbox: {output: untrusted, on_tainted: allow}\n");
-      const { bytes, calls } = await writeTrace(trace, input.integer("mb")! * 1e6);
+      const emails = input.flag("emails");
+      await createFileExclusively(
+        policy,
+        emails ? EMAIL_TRACE_POLICY : "version: 1\ntools:\n  read_inbox: {output: untrusted, on_tainted: allow}\n",
+      );
+      const { bytes, calls } = await (emails ? writeEmailTrace : writeTrace)(trace, input.integer("mb")! * 1e6);
       let peak = Deno.memoryUsage().rss;
       const timer = setInterval(() => peak = Math.max(peak, Deno.memoryUsage().rss), 20);
       const started = performance.now();
@@ -55,7 +66,7 @@ print the peak. The files are removed afterwards.`,
       await io.stdout.write(
         input.flag("json")
           ? `${JSON.stringify({ schemaVersion: 1, traceBytes: bytes, calls, peakRssBytes: peak, seconds })}\n`
-          : `trace-memory${input.flag("read-only") ? " (read only)" : ""}: ${
+          : `trace-memory${emails ? " (e-mails)" : ""}${input.flag("read-only") ? " (read only)" : ""}: ${
             (bytes / 1e6).toFixed(1)
           } MB trace, ${calls} calls: peak RSS ${Math.round(peak / 1e6)} MB in ${
             seconds.toFixed(1)

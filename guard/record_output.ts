@@ -24,7 +24,7 @@ import { argumentQuantities } from "./delegated_value.ts";
 import { incomingLabel } from "./judge.ts";
 import { checkLabel } from "./labelled.ts";
 import { type Policy, toolPolicy } from "./policy/mod.ts";
-import { LEAF_DEPTH_LIMIT, readLeaves } from "./read_leaves.ts";
+import { type Leaf, LEAF_DEPTH_LIMIT, readLeaves } from "./read_leaves.ts";
 import { compileFieldPatterns, structuredLeaves } from "../harvest/mod.ts";
 import { isRecordField } from "./recorded_value.ts";
 
@@ -253,21 +253,24 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
   const isStranger = strangerFields(item.fields, item.trustedFields);
   // Keys are data too: `{"shared_with": {"alice@corp.example": "read"}}` names its reader by a key.
   const leaves = readLeaves(item.structured, "", LEAF_DEPTH_LIMIT, "all");
-  const own = leaves.filter((leaf) => !leaf.deep && !isStranger(leaf.path));
-  // A subtree nested past the limit under a stranger's field is the stranger's too.
-  const stranger = leaves.filter((leaf) => isStranger(leaf.path));
-  const deep = leaves.filter((leaf) => leaf.deep && !isStranger(leaf.path));
-  branch.addSource(name, { trust, label, fields: own.map((leaf) => leaf.text), designated });
+  const own: string[] = [];
+  const stranger: Leaf[] = [];
+  const deep: Leaf[] = [];
+  for (const leaf of leaves) {
+    // A subtree nested past the limit under a stranger's field is the stranger's too.
+    if (isStranger(leaf.path)) stranger.push(leaf);
+    else if (leaf.deep) deep.push(leaf);
+    else own.push(leaf.text);
+  }
+  branch.addSource(name, { trust, label, fields: own, designated });
   if (deep.length) {
     // A limit makes data less trusted, never more: beyond the depth limit nothing vouches, and the context is tainted.
     const texts = deep.map((leaf) => leaf.text);
     branch.addSource(`${name}[deep]`, { trust: "suspicious", label: suspicious(label), texts, designated, echoes });
   }
   if (stranger.length) {
-    const names = item.fields.filter((pattern) => {
-      const matches = compileFieldPatterns([pattern]);
-      return stranger.some((leaf) => matches(leaf.path));
-    }).sort();
+    const each = eachPattern(item.fields);
+    const names = item.fields.filter((_, i) => stranger.some((leaf) => each[i](leaf.path))).sort();
     if (item.trustedFields.length) names.push("other fields");
     // Fields that each hold one value (a sender, a name, an address) are records, the rest text: a value that only
     // records hold may be asked about though the user did not point at the call (see recorded_value.ts).
@@ -293,10 +296,33 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
  * all, such as an item of a top-level list, included).
  */
 function strangerFields(untrusted: readonly string[], trusted: readonly string[]): (path: string) => boolean {
-  const named = compileFieldPatterns(untrusted);
+  const named = allPatterns(untrusted);
   if (!trusted.length) return named;
-  const platform = compileFieldPatterns(trusted);
+  const platform = allPatterns(trusted);
   return (path) => named(path) || !hasFieldName(path) || !platform(path);
+}
+
+/**
+ * Matchers compiled once per list of patterns: a compiled policy's list is the same frozen array for every output of
+ * its tool. A list that is not frozen could change, so it is compiled again each time.
+ */
+const ALL_PATTERNS = new WeakMap<readonly string[], (path: string) => boolean>();
+const EACH_PATTERN = new WeakMap<readonly string[], readonly ((path: string) => boolean)[]>();
+
+function allPatterns(patterns: readonly string[]): (path: string) => boolean {
+  if (!Object.isFrozen(patterns)) return compileFieldPatterns(patterns);
+  let matcher = ALL_PATTERNS.get(patterns);
+  if (matcher === undefined) ALL_PATTERNS.set(patterns, matcher = compileFieldPatterns(patterns));
+  return matcher;
+}
+
+function eachPattern(patterns: readonly string[]): readonly ((path: string) => boolean)[] {
+  if (!Object.isFrozen(patterns)) return patterns.map((pattern) => compileFieldPatterns([pattern]));
+  let matchers = EACH_PATTERN.get(patterns);
+  if (matchers === undefined) {
+    EACH_PATTERN.set(patterns, matchers = patterns.map((pattern) => compileFieldPatterns([pattern])));
+  }
+  return matchers;
 }
 
 function hasFieldName(path: string): boolean {

@@ -222,7 +222,7 @@ export function canonicalHost(host: string, anyTld = false): string | undefined 
   return canonical;
 }
 
-const HOST_MEMORY = 256;
+const HOST_MEMORY = 4096;
 const HOSTS = new Map<string, string | undefined>();
 const HOSTS_ANY_TLD = new Map<string, string | undefined>();
 

@@ -219,8 +219,16 @@ export class EvidenceIndex {
   addFields(sourceId: number, values: Iterable<string>, rank = 0): void {
     const checked = checkRank(rank);
     for (const value of values) {
-      const ids = this.#intern(tokenize(value));
-      if (ids.length) this.#stream.addField(sourceId, checked, ids);
+      // The value's tokens are interned as a scan reads them (a plain word with no string made), into a scratch list.
+      writingTable = this.#tokenIds;
+      fieldLength = 0;
+      try {
+        scanText(value, collectToken, collectPlain);
+      } finally {
+        writingTable = NO_TABLE;
+      }
+      if (fieldLength) this.#stream.addField(sourceId, checked, fieldIds, fieldLength);
+      if (fieldIds.length > FIELD_SCRATCH_KEPT) fieldIds = new Int32Array(64);
     }
   }
 
@@ -315,12 +323,6 @@ export class EvidenceIndex {
     }
     return ids;
   }
-
-  #intern(words: string[]): Int32Array {
-    const ids = new Int32Array(words.length);
-    for (let i = 0; i < words.length; i++) ids[i] = this.#tokenIds.intern(words[i], TokenStream.MAX_TOKENS);
-    return ids;
-  }
 }
 
 /**
@@ -338,6 +340,28 @@ function pushToken(token: string): void {
 
 function pushPlain(folded: string, start: number, end: number, hash: number): void {
   writingStream.push(writingTable.internPlainWord(folded, start, end, hash, TokenStream.MAX_TOKENS));
+}
+
+/** The token ids of the field value being scanned (see `addFields`): a scratch list, at most this long when idle. */
+let fieldIds = new Int32Array(64);
+let fieldLength = 0;
+const FIELD_SCRATCH_KEPT = 4096;
+
+function collectToken(token: string): void {
+  collectId(writingTable.intern(token, TokenStream.MAX_TOKENS));
+}
+
+function collectPlain(folded: string, start: number, end: number, hash: number): void {
+  collectId(writingTable.internPlainWord(folded, start, end, hash, TokenStream.MAX_TOKENS));
+}
+
+function collectId(id: number): void {
+  if (fieldLength === fieldIds.length) {
+    const longer = new Int32Array(fieldIds.length * 2);
+    longer.set(fieldIds);
+    fieldIds = longer;
+  }
+  fieldIds[fieldLength++] = id;
 }
 
 function checkRank(rank: number): number {

@@ -52,14 +52,73 @@ export function compileFieldPatterns(patterns: readonly string[]): (path: string
     }
     return keys.length === 1 && keys[0] !== "*" && keys[0] !== "**" ? ["**", keys[0]] : keys;
   });
+  // A bare key (`**.from`) matches when some key of the path is that key: read in place, no table to fill (one call
+  // per leaf of every structured output).
+  const anywhere = [...new Set(compiled.filter(isAnywhere).map((pattern) => pattern[1]))];
+  const anchored = compiled.filter((pattern) => !isAnywhere(pattern));
   return (path) => {
-    const keys = keysOf(path.replace(/\[\d+\]/g, ".").replace(/^\.+|\.+$/g, "").replace(/\.{2,}/g, "."));
-    return compiled.some((pattern) => prefixMatches(pattern, keys));
+    if (anywhere.length && hasKey(path, anywhere)) return true;
+    if (!anchored.length) return false;
+    const keys = pathKeys(path);
+    for (let i = 0; i < anchored.length; i++) if (prefixMatches(anchored[i], keys)) return true;
+    return false;
   };
+}
+
+function isAnywhere(pattern: readonly string[]): boolean {
+  return pattern.length === 2 && pattern[0] === "**" && pattern[1] !== "*" && pattern[1] !== "**";
 }
 
 function keysOf(text: string): string[] {
   return text === "" ? [] : text.split(".");
+}
+
+/**
+ * The keys of a leaf path, array indices dropped: `messages[2].from.address` has `messages`, `from`, `address`.
+ * One pass, the same keys as splitting at the dots after turning each `[N]` into a dot and dropping empty keys.
+ */
+function pathKeys(path: string): string[] {
+  const keys: string[] = [];
+  forEachKey(path, (start, end) => void keys.push(path.slice(start, end)));
+  return keys;
+}
+
+/** Whether a key of `path` (see `pathKeys`) is one of `names`, without cutting the keys out. */
+function hasKey(path: string, names: readonly string[]): boolean {
+  return forEachKey(path, (start, end) => {
+    for (let i = 0; i < names.length; i++) {
+      if (names[i].length === end - start && path.startsWith(names[i], start)) return true;
+    }
+    return false;
+  });
+}
+
+/** Call `visit` with where each key of `path` starts and ends, until it returns true; whether one did. */
+function forEachKey(path: string, visit: (start: number, end: number) => boolean | void): boolean {
+  let start = 0;
+  let at = 0;
+  while (at < path.length) {
+    const code = path.charCodeAt(at);
+    const end = code === DOT ? at + 1 : code === OPEN ? indexEnd(path, at + 1) : -1;
+    if (end < 0) {
+      at++;
+      continue;
+    }
+    if (at > start && visit(start, at)) return true;
+    start = at = end;
+  }
+  return at > start && visit(start, at) === true;
+}
+
+const DOT = 46;
+const OPEN = 91;
+const CLOSE = 93;
+
+/** Where an array index that opened before `from` (`[` digits `]`) ends, or -1 when none does. */
+function indexEnd(path: string, from: number): number {
+  let at = from;
+  while (at < path.length && path.charCodeAt(at) >= 48 && path.charCodeAt(at) <= 57) at++;
+  return at > from && path.charCodeAt(at) === CLOSE ? at + 1 : -1;
 }
 
 /** Whether `pattern` matches some prefix of `keys` (so the whole subtree under it). */

@@ -5,14 +5,16 @@
  * with the same hash and rank. No per-source arrays, no posting lists.
  *
  * Both (token ids, and distances back along the chains) live in
- * `CompactPairs`: six bytes per token, in fixed blocks that are never copied
- * as the stream grows, so a 50 MB trace costs its six bytes per token and at
+ * `CompactPairs`: five bytes per token, in fixed blocks that are never copied
+ * as the stream grows, so a 50 MB trace costs its five bytes per token and at
  * most one block of slack.
  *
  * @module
  */
 
 import { CompactPairs } from "./compact_pairs.ts";
+import { PositionMap } from "./position_map.ts";
+import { growArray } from "./grow_array.ts";
 
 const TEXT_START = -1;
 const FIELD_START = -2;
@@ -35,7 +37,8 @@ export class TokenStream {
   /** The chains of the rank of the text started last. */
   #heads = NO_CHAIN;
   #counts = NO_CHAIN;
-  #fieldHeads = new Map<number, number>();
+  /** Per field key (see `fieldKey`), the position of the last field with that key. */
+  readonly #fieldHeads = new PositionMap();
   /** Regions of the stream by source and rank, in stream order: [start, sourceId, rank, ...]. */
   #chunks: number[] = [];
   #ranks = 0;
@@ -73,21 +76,21 @@ export class TokenStream {
     this.#length = at + 1;
   }
 
-  /** Append one complete field. */
-  addField(sourceId: number, rank: number, ids: Int32Array): void {
+  /** Append one complete field: the first `length` ids of `ids` (at least one). */
+  addField(sourceId: number, rank: number, ids: Int32Array, length: number = ids.length): void {
     this.#open(sourceId, rank);
     this.#append(FIELD_START, -1);
-    const key = fieldKey(ids, rank);
+    const key = fieldKey(ids, rank, length);
     const at = this.#length;
-    this.#append(ids[0], this.#fieldHeads.get(key) ?? -1);
+    this.#append(ids[0], this.#fieldHeads.get(key));
     this.#fieldHeads.set(key, at);
-    for (let i = 1; i < ids.length; i++) this.#append(ids[i], -1);
+    for (let i = 1; i < length; i++) this.#append(ids[i], -1);
   }
 
   /** The first source of exactly `rank` that contains `ids` and that `accept` takes. */
   first(ids: Int32Array, rank: number, accept: (sourceId: number) => boolean): number | undefined {
     if (!(this.#ranks & (1 << rank))) return undefined;
-    for (let at = this.#fieldHeads.get(fieldKey(ids, rank)) ?? -1; at >= 0; at = this.#prevAt(at)) {
+    for (let at = this.#fieldHeads.get(fieldKey(ids, rank)); at >= 0; at = this.#prevAt(at)) {
       if (this.#isField(at, ids)) {
         const source = this.#sourceAt(at);
         if (accept(source)) return source;
@@ -107,7 +110,7 @@ export class TokenStream {
   /** Every source of exactly `rank` that contains `ids`, lazily, most recent first (a source may repeat). */
   *sources(ids: Int32Array, rank: number): Generator<number> {
     if (!(this.#ranks & (1 << rank))) return;
-    for (let at = this.#fieldHeads.get(fieldKey(ids, rank)) ?? -1; at >= 0; at = this.#prevAt(at)) {
+    for (let at = this.#fieldHeads.get(fieldKey(ids, rank)); at >= 0; at = this.#prevAt(at)) {
       if (this.#isField(at, ids)) yield this.#sourceAt(at);
     }
     const [anchor, head] = this.#anchor(ids, rank);
@@ -120,7 +123,7 @@ export class TokenStream {
   collect(ids: Int32Array, matches: Map<number, "text" | "field">): void {
     for (let rank = 0; rank < RANKS; rank++) {
       if (!(this.#ranks & (1 << rank))) continue;
-      for (let at = this.#fieldHeads.get(fieldKey(ids, rank)) ?? -1; at >= 0; at = this.#prevAt(at)) {
+      for (let at = this.#fieldHeads.get(fieldKey(ids, rank)); at >= 0; at = this.#prevAt(at)) {
         if (this.#isField(at, ids)) matches.set(this.#sourceAt(at), "field");
       }
     }
@@ -202,21 +205,22 @@ export class TokenStream {
   /** Make the current rank's chains long enough for token `id`. */
   #growChains(id: number): void {
     const rank = this.#rank;
-    const old = this.#headsByRank[rank] ?? NO_CHAIN;
-    let size = Math.max(old.length, 256);
+    const oldHeads = this.#headsByRank[rank];
+    const oldCounts = this.#countsByRank[rank];
+    const known = oldHeads?.length ?? 0;
+    let size = Math.max(known, 256);
     while (size <= id) size *= 2;
-    const heads = new Int32Array(size).fill(-1);
-    heads.set(old);
-    const counts = new Int32Array(size);
-    counts.set(this.#countsByRank[rank] ?? NO_CHAIN);
+    // The old chains' storage moves into the new ones (see `growArray`): a long session does not hold both.
+    const heads = oldHeads ? growArray(oldHeads, size).fill(-1, known) : new Int32Array(size).fill(-1);
+    const counts = oldCounts ? growArray(oldCounts, size) : new Int32Array(size);
     this.#headsByRank[rank] = this.#heads = heads;
     this.#countsByRank[rank] = this.#counts = counts;
   }
 }
 
 /** FNV-1a over the ids, folded to 26 bits and combined with the rank (a small integer key). */
-function fieldKey(ids: Int32Array, rank: number): number {
+function fieldKey(ids: Int32Array, rank: number, length: number = ids.length): number {
   let hash = 0x811c9dc5;
-  for (let i = 0; i < ids.length; i++) hash = Math.imul(hash ^ ids[i], 0x01000193);
+  for (let i = 0; i < length; i++) hash = Math.imul(hash ^ ids[i], 0x01000193);
   return ((hash >>> 6) & 0x3ffffff) * RANKS + rank;
 }

@@ -8,13 +8,16 @@
  * The tokens' characters live in one growing array, not as strings: a table of
  * a million distinct tokens (ids, numbers, names in a long session) is a few
  * arrays for the collector, not a million small objects, and it can never keep
- * a tool output alive through a piece cut out of it.
+ * a tool output alive through a piece cut out of it. The array holds a byte a
+ * character while every token is Latin-1 (plain words always are), and two
+ * from the first token that is not.
  *
  * @module
  */
 
 import { FNV_OFFSET, FNV_PRIME } from "./scan_text.ts";
 import { WORD_LOWER } from "./word_window.ts";
+import { type GrowableArray, growArray, releaseArray } from "./grow_array.ts";
 
 /**
  * Distinct tokens, each with an id (0, 1, 2, ... in the order first seen).
@@ -36,7 +39,9 @@ import { WORD_LOWER } from "./word_window.ts";
  */
 export class TokenTable {
   /** Every token's UTF-16 codes, one after another; token `id` is `#chars[#starts[id], #starts[id + 1])`. */
-  #chars = new Uint16Array(4096);
+  #chars: Uint8Array<ArrayBuffer> | Uint16Array<ArrayBuffer> = new Uint8Array(4096);
+  /** Whether `#chars` holds two bytes a character (some token is not Latin-1). */
+  #wide = false;
   #charCount = 0;
   #starts = new Int32Array(257);
   #count = 0;
@@ -80,9 +85,13 @@ export class TokenTable {
       }
     }
     const id = this.#add(hash, at, limit, token.length);
-    const chars = this.#chars;
+    let chars = this.#chars;
     let to = this.#starts[id];
-    for (let i = 0; i < token.length; i++) chars[to++] = token.charCodeAt(i);
+    for (let i = 0; i < token.length; i++) {
+      const code = token.charCodeAt(i);
+      if (code > 0xff && !this.#wide) chars = this.#widen();
+      chars[to++] = code;
+    }
     if (single < 128) this.#ascii[single] = id + 1;
     return id;
   }
@@ -164,6 +173,16 @@ export class TokenTable {
     return true;
   }
 
+  /** Make `#chars` two bytes a character, for a token that is not Latin-1; returns the new array. */
+  #widen(): Uint16Array<ArrayBuffer> {
+    const wide = new Uint16Array(this.#chars.length);
+    wide.set(this.#chars);
+    releaseArray(this.#chars);
+    this.#wide = true;
+    this.#chars = wide;
+    return wide;
+  }
+
   /** Give a new token of `length` characters an id and room for its characters (the caller writes them). */
   #add(hash: number, at: number, limit: number, length: number): number {
     const id = this.#count;
@@ -189,6 +208,7 @@ export class TokenTable {
       while (slots[at] !== 0) at = (at + 1) & mask;
       slots[at] = id + 1;
     }
+    releaseArray(this.#slots);
     this.#slots = slots;
   }
 }
@@ -204,11 +224,9 @@ function hashOf(token: string): number {
   return hash | 0;
 }
 
-/** A copy of `array` with room for at least `needed` items (doubling, so growth costs amortised constant time). */
-function grown<T extends Uint16Array<ArrayBuffer> | Int32Array<ArrayBuffer>>(array: T, needed: number): T {
+/** `array` with room for at least `needed` items (doubling, so growth costs amortised constant time). */
+function grown<T extends GrowableArray>(array: T, needed: number): T {
   let size = array.length * 2;
   while (size < needed) size *= 2;
-  const bigger = new (array.constructor as new (size: number) => T)(size);
-  bigger.set(array);
-  return bigger;
+  return growArray(array, size);
 }

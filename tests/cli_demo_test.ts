@@ -7,6 +7,7 @@ const ESC = String.fromCharCode(27);
 const ANSI = new RegExp(`${ESC}\\[\\d+m`, "g");
 /** Exactly the flags of the `pab` task in deno.json. */
 const PAB_TASK_FLAGS = [
+  "--v8-flags=--max-semi-space-size=4",
   "--unstable-kv",
   "--allow-net=localhost",
   "--allow-read",

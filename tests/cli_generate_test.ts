@@ -12,6 +12,7 @@ import { parsePolicy } from "../guard/policy/text/mod.ts";
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const TOOLS = "traces/examples/tools";
 const PAB_TASK_FLAGS = [
+  "--v8-flags=--max-semi-space-size=4",
   "--unstable-kv",
   "--allow-net=localhost",
   "--allow-read",

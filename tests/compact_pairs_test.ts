@@ -2,10 +2,12 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { CompactPairs } from "../harvest/compact_pairs.ts";
 
-Deno.test("CompactPairs gives back every pair appended, small or kept aside, across its blocks", () => {
+Deno.test("CompactPairs gives back every pair appended, small, at the edges of its widths or kept aside, across its blocks", () => {
   const valueArb = fc.oneof(
     fc.integer({ min: 0, max: 70 }),
     fc.integer({ min: 65_530, max: 65_540 }),
+    fc.integer({ min: 0xff_0000 - 5, max: 0xff_0000 + 5 }),
+    fc.integer({ min: 0xfe_fff0, max: 0xff_ffff + 5 }),
     fc.integer({ min: 0, max: 2 ** 31 - 1 }),
   );
   fc.assert(

@@ -186,3 +186,22 @@ Deno.test("structuredLeaves() with addLeaves() index what addStructured() indexe
     { numRuns: 500 },
   );
 });
+
+Deno.test("EvidenceIndex.addFields() makes a value evidence exactly when its tokens are a whole field's", () => {
+  fc.assert(
+    fc.property(
+      fc.array(textArb, { minLength: 1, maxLength: 6 }),
+      textArb,
+      fc.integer({ min: 0, max: 3 }),
+      (fields, value, rank) => {
+        const index = new EvidenceIndex();
+        index.addFields(7, fields, rank);
+        const words = tokenize(value).join(" ");
+        const whole = fields.some((field) => tokenize(field).join(" ") === words);
+        assert.deepEqual(index.find(value), whole ? [{ sourceId: 7, kind: "field" }] : []);
+        assert.equal(index.vouch(value, () => true, rank).sourceId, whole ? 7 : undefined);
+      },
+    ),
+    { numRuns: 300 },
+  );
+});

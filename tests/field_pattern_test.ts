@@ -48,3 +48,67 @@ Deno.test("compileFieldPatterns() with a bare key matches every leaf under that 
     }),
   );
 });
+
+/** The matcher as first written (regular expressions over the whole path): the definition the fast one keeps. */
+function definedMatcher(patterns: readonly string[]): (path: string) => boolean {
+  const compiled = patterns.map((pattern) => {
+    const keys = pattern.replace(/\[(\d*|\*)\]/g, "").split(".");
+    return keys.length === 1 && keys[0] !== "*" && keys[0] !== "**" ? ["**", keys[0]] : keys;
+  });
+  const prefixMatches = (pattern: string[], keys: string[]) => {
+    let reachable = new Array<boolean>(keys.length + 1).fill(false);
+    reachable[0] = true;
+    for (const part of pattern) {
+      const next = new Array<boolean>(keys.length + 1).fill(false);
+      for (let j = 0; j <= keys.length; j++) {
+        if (!reachable[j]) continue;
+        if (part === "**") {
+          for (let k = j; k <= keys.length; k++) next[k] = true;
+          break;
+        }
+        if (j < keys.length && (part === "*" || part === keys[j])) next[j + 1] = true;
+      }
+      reachable = next;
+    }
+    return reachable.some(Boolean);
+  };
+  return (path) => {
+    const flat = path.replace(/\[\d+\]/g, ".").replace(/^\.+|\.+$/g, "").replace(/\.{2,}/g, ".");
+    const keys = flat === "" ? [] : flat.split(".");
+    return compiled.some((pattern) => prefixMatches(pattern, keys));
+  };
+}
+
+Deno.test("compileFieldPatterns() matches every path as the regular-expression definition does", () => {
+  const key = fc.constantFrom("from", "to", "a", "fro", "from2", "x[y]", "*", "**");
+  const pattern = fc.array(key, { minLength: 1, maxLength: 3 }).map((keys) => keys.join("."));
+  const piece = fc.constantFrom(
+    "from",
+    "to",
+    "a",
+    "fro",
+    "from2",
+    "x[y]",
+    ".",
+    "[0]",
+    "[12]",
+    "[",
+    "]",
+    "[]",
+    "[x]",
+    "",
+  );
+  const path = fc.array(piece, { maxLength: 8 }).map((pieces) => pieces.join(""));
+  fc.assert(
+    fc.property(
+      fc.array(pattern, { minLength: 1, maxLength: 3 }),
+      fc.array(path, { maxLength: 20 }),
+      (patterns, paths) => {
+        const fast = compileFieldPatterns(patterns);
+        const defined = definedMatcher(patterns);
+        for (const leaf of paths) assert.equal(fast(leaf), defined(leaf), `${JSON.stringify(patterns)} ${leaf}`);
+      },
+    ),
+    { numRuns: 500 },
+  );
+});

@@ -168,3 +168,23 @@ Deno.test("on_tainted: named never lets a value only a listing holds run silentl
     { numRuns: 60 },
   );
 });
+
+Deno.test("untrusted_fields read from a policy list that is not frozen apply as the list is at each recording", () => {
+  const compiled = parsePolicy(`version: 1
+tools:
+  search: { output: trusted, on_tainted: allow, untrusted_fields: [subject] }
+  send: { on_tainted: allow, args: { to: { require: trusted, on_violation: block } } }
+`);
+  // A hand-made policy may hold a list it changes later; a matcher kept from the first recording must not outlive it.
+  const fields = [...compiled.tools.search.untrustedFields];
+  const policy = {
+    ...compiled,
+    tools: { ...compiled.tools, search: { ...compiled.tools.search, untrustedFields: fields } },
+  };
+  const guard = new Guard(policy);
+  guard.record("search", JSON.stringify([{ subject: "hello", body: "bob@corp.example" }]));
+  assert.equal(guard.decide("send", { to: "bob@corp.example" }).outcome, "allow");
+  fields.push("body");
+  guard.record("search", JSON.stringify([{ subject: "hi", body: "eve@evil.example" }]));
+  assert.equal(guard.decide("send", { to: "eve@evil.example" }).outcome, "block");
+});

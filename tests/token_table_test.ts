@@ -62,3 +62,26 @@ Deno.test("TokenTable.internPlainWord() lowers ASCII and Latin-1 letters exactly
     { numRuns: 1000 },
   );
 });
+
+Deno.test("TokenTable gives the same ids before and after it widens for a token that is not Latin-1", () => {
+  const char = fc.constantFrom(..."abzéÿ.-:@", "ž", "日", "😀", "\u0100");
+  const token = fc.array(char, { minLength: 1, maxLength: 8 }).map((chars) => chars.join(""));
+  fc.assert(
+    fc.property(fc.array(token, { maxLength: 300 }), (tokens) => {
+      const table = new TokenTable();
+      const ids = new Map<string, number>();
+      for (const text of tokens) {
+        const id = table.intern(text, 1e9);
+        assert.equal(id, ids.get(text) ?? ids.size);
+        ids.set(text, id);
+      }
+      for (const [text, id] of ids) assert.equal(table.get(text), id);
+      // A plain word read in place finds the token interned as a string, whatever the width of the table.
+      let hash = 0x811c9dc5;
+      for (const letter of "zé") hash = Math.imul(hash ^ letter.charCodeAt(0), 0x01000193);
+      assert.equal(table.internPlainWord("(ZÉ)", 1, 3, hash, 1e9), ids.get("zé") ?? ids.size);
+      assert.equal(table.size, ids.size + (ids.has("zé") ? 0 : 1));
+    }),
+    { numRuns: 200 },
+  );
+});

@@ -11,6 +11,7 @@ import { defineCommand } from "../shell/define_command.ts";
 import { denoIo } from "../io/io.ts";
 import { readInputChunks } from "../io/read_input.ts";
 import { openPabTrace, textLines } from "../../trace/mod.ts";
+import { EMAIL_TRACE_POLICY, writeEmailTrace } from "./email_trace.ts";
 
 const TARGET_MB = 200;
 const WORDS = "the quarterly report revenue is final please forward to bob at corp example thanks meeting tomorrow"
@@ -21,8 +22,9 @@ export const traceMemoryBench: Bench = defineCommand({
   name: "bench trace-memory",
   summary: `Peak memory of pab check on a large synthetic trace (target: ${TARGET_MB} MB for 50 MB)`,
   description: `Write a synthetic pab trace of about --mb megabytes under /tmp/pab (calls to an
-untrusted read_inbox tool, each with about 5 KB of text, or of e-mails with
---emails), replay it with
+untrusted read_inbox tool, each with about 5 KB of text; with --emails, a
+realistic inbox: pages of e-mails as JSON with many distinct addresses, links
+and numbers, trusted but for strangers' fields, and replies), replay it with
 pab check in this process, sample the resident set size every 20 ms, and
 print the peak. The files are removed afterwards.`,
   options: {
@@ -30,8 +32,7 @@ print the peak. The files are removed afterwards.`,
     json: { type: "boolean", description: 'Print {"schemaVersion":1,"traceBytes","calls","peakRssBytes","seconds"}' },
     emails: {
       type: "boolean",
-      description: "Make the trace an inbox: pages of e-mails from many distinct addresses, and a\n" +
-        "send_email to an address read earlier after every fourth page",
+      description: "The realistic e-mail trace (the one tests/bench/email_trace.ts writes) instead",
     },
     "read-only": {
       type: "boolean",
@@ -44,16 +45,12 @@ print the peak. The files are removed afterwards.`,
     const policy = `${folder}/policy.yaml`;
     const trace = `${folder}/trace.jsonl`;
     try {
+      const emails = input.flag("emails");
       await createFileExclusively(
         policy,
-        "version: 1\ntools:\n  read_inbox: {output: untrusted, on_tainted: allow}\n" +
-          "  send_email: {on_tainted: allow, args: {to: {require: trusted, on_violation: block}}}\n",
+        emails ? EMAIL_TRACE_POLICY : "version: 1\ntools:\n  read_inbox: {output: untrusted, on_tainted: allow}\n",
       );
-      const { bytes, calls } = await writeTrace(
-        trace,
-        input.integer("mb")! * 1e6,
-        input.flag("emails") ? inboxPage : wordPage,
-      );
+      const { bytes, calls } = await (emails ? writeEmailTrace : writeTrace)(trace, input.integer("mb")! * 1e6);
       let peak = Deno.memoryUsage().rss;
       const timer = setInterval(() => peak = Math.max(peak, Deno.memoryUsage().rss), 20);
       const started = performance.now();
@@ -69,7 +66,7 @@ print the peak. The files are removed afterwards.`,
       await io.stdout.write(
         input.flag("json")
           ? `${JSON.stringify({ schemaVersion: 1, traceBytes: bytes, calls, peakRssBytes: peak, seconds })}\n`
-          : `trace-memory${input.flag("read-only") ? " (read only)" : ""}: ${
+          : `trace-memory${emails ? " (e-mails)" : ""}${input.flag("read-only") ? " (read only)" : ""}: ${
             (bytes / 1e6).toFixed(1)
           } MB trace, ${calls} calls: peak RSS ${Math.round(peak / 1e6)} MB in ${
             seconds.toFixed(1)
@@ -91,45 +88,7 @@ async function readOnly(path: string, maxBytes: number): Promise<number> {
   return 0;
 }
 
-/** One call's lines: about 5 KB of words, with a token of its own every 17 words. */
-function wordPage(calls: number): string {
-  let text = "";
-  for (let w = 0; w < 800; w++) {
-    text += WORDS[(calls * 7 + w * 13) % WORDS.length] + (w % 17 === 0 ? ` item${calls}-${w} ` : " ");
-  }
-  return `${JSON.stringify({ type: "call", id: `c${calls}`, tool: "read_inbox", args: { page: calls } })}\n` +
-    `${JSON.stringify({ type: "result", id: `c${calls}`, content: text })}\n`;
-}
-
-/**
- * One call's lines as an inbox: a page of 12 e-mails (about 5 KB), each from and to addresses of their own (about 24
- * new addresses a page, over 2,000 domains); after every fourth page, a send_email to an address read two pages before.
- */
-function inboxPage(calls: number): string {
-  const address = (n: number) => `person${n}@dept${n % 2003}.example${n % 7}.com`;
-  const emails = Array.from({ length: 12 }, (_, e) => {
-    const n = calls * 24 + e * 2;
-    let body = "";
-    for (let w = 0; w < 60; w++) body += `${WORDS[(n + w * 13) % WORDS.length]} `;
-    return { from: address(n), to: [address(n + 1)], subject: `Re: ticket ${n}`, body: `${body}ref ${n}` };
-  });
-  const read = `${JSON.stringify({ type: "call", id: `c${calls}`, tool: "read_inbox", args: { page: calls } })}\n` +
-    `${JSON.stringify({ type: "result", id: `c${calls}`, content: JSON.stringify({ emails }) })}\n`;
-  if (calls % 4 !== 3) return read;
-  const send = {
-    type: "call",
-    id: `s${calls}`,
-    tool: "send_email",
-    args: { to: address((calls - 2) * 24), body: "ok" },
-  };
-  return `${read}${JSON.stringify(send)}\n${JSON.stringify({ type: "result", id: `s${calls}`, content: "sent" })}\n`;
-}
-
-async function writeTrace(
-  path: string,
-  size: number,
-  page: (calls: number) => string,
-): Promise<{ bytes: number; calls: number }> {
+async function writeTrace(path: string, size: number): Promise<{ bytes: number; calls: number }> {
   const header = '{"pab":"trace","schemaVersion":1,"id":"trace-memory"}\n' +
     '{"type":"user","content":"Summarise my inbox for alice@corp.example"}\n';
   await createFileExclusively(path, header);
@@ -142,7 +101,15 @@ async function writeTrace(
   let calls = 0;
   try {
     while (bytes < size) {
-      const { written } = encoder.encodeInto(page(calls), buffer);
+      let text = "";
+      for (let w = 0; w < 800; w++) {
+        text += WORDS[(calls * 7 + w * 13) % WORDS.length] + (w % 17 === 0 ? ` item${calls}-${w} ` : " ");
+      }
+      const { written } = encoder.encodeInto(
+        `${JSON.stringify({ type: "call", id: `c${calls}`, tool: "read_inbox", args: { page: calls } })}\n` +
+          `${JSON.stringify({ type: "result", id: `c${calls}`, content: text })}\n`,
+        buffer,
+      );
       for (let at = 0; at < written;) at += await file.write(buffer.subarray(at, written));
       bytes += written;
       calls++;

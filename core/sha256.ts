@@ -66,14 +66,8 @@ export function sha256BytesHex(bytes: Uint8Array): string {
   TAIL[rest] = 0x80;
   const high = Math.floor(length / 0x20000000);
   const low = (length * 8) >>> 0;
-  TAIL[tail - 8] = high >>> 24;
-  TAIL[tail - 7] = high >>> 16;
-  TAIL[tail - 6] = high >>> 8;
-  TAIL[tail - 5] = high;
-  TAIL[tail - 4] = low >>> 24;
-  TAIL[tail - 3] = low >>> 16;
-  TAIL[tail - 2] = low >>> 8;
-  TAIL[tail - 1] = low;
+  // A Uint8Array keeps the low 8 bits of each shift.
+  for (let i = 0; i < 8; i++) TAIL[tail - 8 + i] = (i < 4 ? high : low) >>> (24 - 8 * (i & 3));
   compress(TAIL, 0);
   if (tail === 128) compress(TAIL, 64);
   // Nothing of the input stays behind in module memory (the padding area must be zero for the next hash anyway).

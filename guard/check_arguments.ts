@@ -18,7 +18,7 @@ import { askAboutCodeLikeNames } from "./code_like_name.ts";
 import { onlyRecorded, recordedClause } from "./recorded_value.ts";
 import { appliedRules } from "./outward.ts";
 import { quoteValue } from "./quote_value.ts";
-import type { Source } from "./source.ts";
+import { type Source, uniqueNames } from "./source.ts";
 import type { ToolCall } from "./tool_call.ts";
 
 /** Where the checks write their findings. */
@@ -260,11 +260,6 @@ function provenanceGap(
     sources: uniqueNames(sources),
     delegation: escalation.delegation,
   };
-}
-
-/** The distinct names of some sources, in order. */
-export function uniqueNames(sources: readonly Source[]): string[] {
-  return [...new Set(sources.map((source) => source.name))];
 }
 
 function names(sources: readonly Source[]): string {

@@ -74,7 +74,7 @@ export function delegatedQuantities(
   let found = false;
   for (const text of texts) {
     for (const entity of extractEntities(withPercentSigns(text).replace(DATES, " "))) {
-      const value = quantityOf(entity.type, entity.canonical);
+      const value = quantityOf(entity);
       if (value === undefined || echoes.includes(value)) continue;
       found = true;
       const percent = entity.type === "number" && entity.text.endsWith("%");
@@ -102,8 +102,7 @@ export function delegatedQuantities(
 export function argumentQuantities(args: Readonly<Record<string, unknown>>): number[] {
   const found: number[] = [];
   for (const leaf of readLeaves(args)) {
-    const entity = canonicalEntity(leaf.text);
-    const value = entity && quantityOf(entity.type, entity.canonical);
+    const value = quantityOf(canonicalEntity(leaf.text));
     if (value !== undefined && !found.includes(value) && found.length < ECHOES_KEPT) found.push(value);
   }
   return found;
@@ -128,8 +127,7 @@ export function competingQuantities(state: JudgeState, rule: ArgRule, leaf: Leaf
     values.length < 2 || rule.onViolation !== "confirm" || state.policy.default.confirmUntrustedFrom === "any" ||
     isIdentifierArgument(leaf.path)
   ) return undefined;
-  const entity = canonicalEntity(leaf.text);
-  const value = entity && quantityOf(entity.type, entity.canonical);
+  const value = quantityOf(canonicalEntity(leaf.text));
   if (value === undefined || !values.some((item) => item.value === value)) return undefined;
   const shown = values.map((item) => String(item.value)).join(", ") + (values.length >= DELEGATED_LIMIT ? ", ..." : "");
   return ` (not delegated: the sources the user pointed at hold more than one quantity: ${shown})`;
@@ -158,8 +156,7 @@ export function delegatedValue(
   sources: readonly Source[],
 ): Source[] | undefined {
   if (!delegates(state, rule, leaf)) return undefined;
-  const entity = canonicalEntity(leaf.text);
-  if (!entity || quantityOf(entity.type, entity.canonical) !== state.delegated!.values[0].value) return undefined;
+  if (quantityOf(canonicalEntity(leaf.text)) !== state.delegated!.values[0].value) return undefined;
   const pointed = sources.filter((source) => source.designated === true && source.trust !== "trusted");
   return pointed.length ? pointed : undefined;
 }

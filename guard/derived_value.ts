@@ -14,7 +14,7 @@
  * @module
  */
 import { type Trust, trustRank } from "../core/mod.ts";
-import { canonicalEntity, extractEntities } from "../harvest/mod.ts";
+import { canonicalEntity, type Entity, extractEntities } from "../harvest/mod.ts";
 import { type Change, routes, write } from "./arithmetic_steps.ts";
 import type { JudgeState, StatedChanges } from "./judge_state.ts";
 import { nameWords } from "./name_words.ts";
@@ -53,7 +53,7 @@ export function statedChanges(text: string, into: StatedChanges = { numbers: [] 
   const numbers = [...into.numbers];
   const percents = [...into.percents ?? []];
   for (const entity of extractEntities(withPercentSigns(text))) {
-    const number = quantityOf(entity.type, entity.canonical);
+    const number = quantityOf(entity);
     if (number === undefined) continue;
     if (!numbers.includes(number) && numbers.length < STATED_LIMIT) numbers.push(number);
     if (entity.text.endsWith("%") && numbers.includes(number) && !percents.includes(number)) percents.push(number);
@@ -107,7 +107,7 @@ export function derivations(value: string, stated: StatedChanges, delegated: rea
     return found;
   }
   const entity = canonicalEntity(value);
-  const number = entity && quantityOf(entity.type, entity.canonical);
+  const number = quantityOf(entity);
   if (number === undefined) return found;
   const currency = entity?.type === "amount" ? `${entity.canonical.split(" ")[0].toUpperCase()} ` : "";
   const percents = new Set(stated.percents ?? []);
@@ -137,10 +137,13 @@ export function withPercentSigns(text: string): string {
   return text.replace(/(\d)\s*(?:per\s?cent|pct)\b/gi, "$1%");
 }
 
-/** The number of a number or an amount entity (`usd 98.7` is 98.7); `undefined` for any other type. */
-export function quantityOf(type: string, canonical: string): number | undefined {
-  if (type !== "number" && type !== "amount") return undefined;
-  const number = Number(canonical.split(" ").at(-1));
+/**
+ * The number of a number or an amount entity (`usd 98.7` is 98.7); `undefined` for any other type, or for no
+ * entity (pass `canonicalEntity(text)` to read a whole text).
+ */
+export function quantityOf(entity: Pick<Entity, "type" | "canonical"> | undefined): number | undefined {
+  if (entity?.type !== "number" && entity?.type !== "amount") return undefined;
+  const number = Number(entity.canonical.split(" ").at(-1));
   return Number.isFinite(number) ? number : undefined;
 }
 

@@ -11,7 +11,7 @@ import { trustRank } from "../core/mod.ts";
 import { canonicalEntity, isWeakValue } from "../harvest/mod.ts";
 import { nameWords } from "./name_words.ts";
 import { readLeaves } from "./read_leaves.ts";
-import type { Source } from "./source.ts";
+import { type Source, uniqueNames } from "./source.ts";
 
 /** The last word of an argument name that states a text criterion: a search term. */
 const TEXT_CRITERION_WORDS: readonly string[] = [
@@ -243,7 +243,7 @@ export interface Escalation {
  * ```
  */
 export function escalate(severity: "confirm" | "block", sources: readonly Source[]): Escalation {
-  const pointed = [...new Set(sources.filter((source) => source.designated === true).map((source) => source.name))];
+  const pointed = uniqueNames(sources.filter((source) => source.designated === true));
   if (pointed.length) {
     return {
       severity,
@@ -251,7 +251,7 @@ export function escalate(severity: "confirm" | "block", sources: readonly Source
       clause: `; the user pointed at ${pointed.join(", ")} in their own words`,
     };
   }
-  const names = [...new Set(sources.map((source) => source.name))].join(", ");
+  const names = uniqueNames(sources).join(", ");
   return {
     severity: "block",
     delegation: "undesignated",

@@ -18,7 +18,7 @@
  * @module
  */
 import { canonicalEntity, extractEntities, findEmbeddedValues } from "../harvest/mod.ts";
-import type { Source } from "./source.ts";
+import { type Source, uniqueNames } from "./source.ts";
 
 /** The longest field read as one value, in characters. */
 const RECORD_MAX_LENGTH = 80;
@@ -84,7 +84,7 @@ export function onlyRecorded(sources: readonly Source[], named: number): boolean
 
 /** The clause a recorded value's gap adds to its message. */
 export function recordedClause(sources: readonly Source[]): string {
-  const names = [...new Set(sources.map((source) => source.name))].join(", ");
+  const names = uniqueNames(sources).join(", ");
   return `; the user did not point at ${names}, but strangers wrote it there only as a field of its own (a sender, ` +
     `a name, an address), never inside their text, so the user is asked whether it is the one they meant`;
 }

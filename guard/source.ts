@@ -29,3 +29,17 @@ export interface Source {
    */
   readonly record?: boolean;
 }
+
+/**
+ * The distinct names of some sources, in order.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { uniqueNames } from "./source.ts";
+ * assert.deepEqual(uniqueNames([{ name: "tool:a" }, { name: "user" }, { name: "tool:a" }]), ["tool:a", "user"]);
+ * ```
+ */
+export function uniqueNames(sources: readonly Pick<Source, "name">[]): string[] {
+  return [...new Set(sources.map((source) => source.name))];
+}

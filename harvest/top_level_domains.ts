@@ -52,8 +52,13 @@ export function tldFilterPositions(label: string): number[] {
   return positions;
 }
 
-/** A filter's bits, written as text in the 64 characters below, six bits a character. */
-const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+/**
+ * A filter's bits, written as text in the 64 characters below, six bits a
+ * character: the characters the minified core bundle uses most (quotes,
+ * backslash, `$` and `<` left out), so gzip's codes for them are already
+ * short. The core bundle gzips about 160 bytes smaller than with base64's letters.
+ */
+const ALPHABET = "etrno si.()=,laucfdh{};:pgm&[]0vb?wy1|#!>+-2jkOxA/C3S_Ez6M45N8TI";
 
 /**
  * Make the filter's text for a list of top-level domains (lower case, IDNA

@@ -9,6 +9,8 @@
 import { errorText } from "../../core/mod.ts";
 import { RequestError } from "./request_error.ts";
 
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 /** The deepest nesting of arrays and objects a request body may have. */
 export const MAX_BODY_DEPTH = 128;
 
@@ -45,15 +47,29 @@ export interface BodyBounds {
  * ```
  */
 export async function readJsonBody(request: Request, bounds: number | BodyBounds): Promise<unknown> {
-  const { limit, deadlineMs, signal, depth = MAX_BODY_DEPTH } = typeof bounds === "number" ? { limit: bounds } : bounds;
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-  if (!request.body) return {};
-  const bytes = await readBytes(request.body, limit, deadlineMs, signal);
-  if (bytes.byteLength === 0) return {};
+  const { depth = MAX_BODY_DEPTH } = typeof bounds === "number" ? {} : bounds;
+  return parseJsonBytes(await readBodyBytes(request, bounds), depth);
+}
+
+/**
+ * A body's bytes as JSON (`{}` for none), refusing invalid UTF-8 or JSON (400
+ * `ERR_REQUEST_JSON`) and nesting deeper than `depth` (400
+ * `ERR_REQUEST_TOO_DEEP`) before parsing.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseJsonBytes } from "./read_body.ts";
+ * assert.deepEqual(parseJsonBytes(new TextEncoder().encode('{"a":1}')), { a: 1 });
+ * assert.deepEqual(parseJsonBytes(null), {});
+ * assert.throws(() => parseJsonBytes(new TextEncoder().encode("[[[")), { code: "ERR_REQUEST_JSON" });
+ * ```
+ */
+export function parseJsonBytes(bytes: Uint8Array | null, depth: number = MAX_BODY_DEPTH): unknown {
+  if (bytes === null || bytes.byteLength === 0) return {};
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     throw new RequestError("ERR_REQUEST_JSON", "Cannot read the request body: it is not valid UTF-8");
   }
@@ -73,14 +89,39 @@ export async function readJsonBody(request: Request, bounds: number | BodyBounds
   }
 }
 
+/**
+ * The bytes of `request`'s body (`null` when there is none) within `bounds`:
+ * the size limit, the deadline and the stop signal of
+ * {@linkcode readJsonBody}, with its refusals.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readBodyBytes } from "./read_body.ts";
+ * const request = new Request("http://localhost/", { method: "POST", body: "{}" });
+ * assert.deepEqual(await readBodyBytes(request, 1024), new TextEncoder().encode("{}"));
+ * assert.equal(await readBodyBytes(new Request("http://localhost/"), 1024), null);
+ * ```
+ */
+export async function readBodyBytes(
+  request: Request,
+  bounds: number | BodyBounds,
+): Promise<Uint8Array<ArrayBuffer> | null> {
+  const { limit, deadlineMs, signal } = typeof bounds === "number" ? { limit: bounds } : bounds;
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (!request.body) return null;
+  return await readBytes(request.body, limit, deadlineMs, signal);
+}
+
 async function readBytes(
-  body: ReadableStream<Uint8Array>,
+  body: ReadableStream<Uint8Array<ArrayBuffer>>,
   limit: number,
   deadlineMs: number | undefined,
   signal: AbortSignal | undefined,
-): Promise<Uint8Array> {
+): Promise<Uint8Array<ArrayBuffer>> {
   const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
   let size = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;

@@ -6,9 +6,8 @@
  *
  * @module
  */
-import { errorAnswer } from "./error_answer.ts";
+import { connectionGate } from "./connection_gate.ts";
 import { apiHandler, type ApiOptions } from "./http_api.ts";
-import { RequestError } from "./request_error.ts";
 import type { SessionHost } from "./session_host.ts";
 import { listenedHosts } from "./web_checks.ts";
 
@@ -85,33 +84,14 @@ export function startServer(host: SessionHost, options: ServerOptions): RunningS
   const stopping = new AbortController();
   let hosts = listenedHosts(hostname, 0);
   const handler = apiHandler(host, { ...options, hosts: () => hosts, signal: stopping.signal });
-  const connections = new Map<string, number>();
+  const gate = connectionGate(host.limits.maxConnections);
   const server = Deno.serve({
     hostname,
     port: options.port ?? DEFAULT_PORT,
     onListen: () => {},
     onError: () =>
       new Response('{"error":{"code":"ERR_INTERNAL","message":"pab failed unexpectedly"}}', { status: 500 }),
-  }, async (request, info) => {
-    // A connection is counted while it has a request in flight; past the cap the answer closes it.
-    const peer = `${info.remoteAddr.hostname}:${info.remoteAddr.port}`;
-    const active = connections.get(peer);
-    if (active === undefined && connections.size >= host.limits.maxConnections) {
-      await request.body?.cancel().catch(() => {});
-      return errorAnswer(
-        new RequestError("ERR_OVERLOADED", `Cannot serve another connection now: ${connections.size} are busy`),
-        { connection: "close" },
-      );
-    }
-    connections.set(peer, (active ?? 0) + 1);
-    try {
-      return await handler(request);
-    } finally {
-      const left = (connections.get(peer) ?? 1) - 1;
-      if (left > 0) connections.set(peer, left);
-      else connections.delete(peer);
-    }
-  });
+  }, (request, info) => gate(request, info, () => handler(request)));
   const port = server.addr.port;
   hosts = listenedHosts(hostname, port, options.allowHosts ?? []);
   const shown = hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname;

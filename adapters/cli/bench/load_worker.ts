@@ -1,0 +1,79 @@
+/**
+ * The benchmark's load client on its own thread: `loadServer` runs in a
+ * worker, so the server's thread serves only, and the client's CPU time is
+ * measured apart (the worker thread's own).
+ *
+ * @module
+ */
+import process from "node:process";
+import { loadServer, type ServeLoad, type ServeLoadResult } from "./serve_load.ts";
+
+/** What a load run in a worker gives. */
+export interface WorkerLoadResult {
+  /** The load's figures. */
+  readonly result: ServeLoadResult;
+  /** CPU time (user and system) the client's thread used during the load, in microseconds. */
+  readonly clientCpuUs: number;
+}
+
+type LoadMessage =
+  | { readonly kind: "tick"; readonly decisions: number }
+  | ({ readonly kind: "done" } & WorkerLoadResult)
+  | { readonly kind: "failed"; readonly message: string };
+
+/**
+ * Run `loadServer(base, load)` in a worker thread; `load.onTick` is called
+ * here with the worker's counts.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SessionHost, startServer } from "../../serve/mod.ts";
+ * import { openStore } from "../../store/mod.ts";
+ * import { benchPolicy } from "./serve_load.ts";
+ * import { loadInWorker } from "./load_worker.ts";
+ * const store = await openStore();
+ * const server = startServer(new SessionHost(benchPolicy(), store), { version: "b", port: 0 });
+ * const { result } = await loadInWorker(server.url, { sessions: 2, steps: 3, seconds: 5 });
+ * assert.equal(result.decisions, 6);
+ * await server.shutdown();
+ * store.close();
+ * ```
+ */
+export function loadInWorker(base: string, load: ServeLoad): Promise<WorkerLoadResult> {
+  const worker = new Worker(new URL(import.meta.url), { type: "module", name: "pab bench load client" });
+  const { onTick, ...plain } = load;
+  return new Promise<WorkerLoadResult>((resolve, reject) => {
+    worker.onmessage = (event: MessageEvent<LoadMessage>) => {
+      const message = event.data;
+      if (message.kind === "tick") return onTick?.(message.decisions);
+      if (message.kind === "done") resolve({ result: message.result, clientCpuUs: message.clientCpuUs });
+      else reject(new Error(message.message));
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      reject(new Error(`The load client failed: ${event.message}`));
+    };
+    worker.postMessage({ base, load: plain, ticks: onTick !== undefined });
+  }).finally(() => worker.terminate());
+}
+
+// Imported by the main thread for loadInWorker; run as a worker, it is the client.
+if (typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== "undefined") {
+  const scope = globalThis as unknown as {
+    onmessage: (event: MessageEvent<{ base: string; load: ServeLoad; ticks: boolean }>) => void;
+    postMessage(message: LoadMessage): void;
+  };
+  scope.onmessage = async (event) => {
+    const { base, load, ticks } = event.data;
+    const before = process.threadCpuUsage();
+    try {
+      const onTick = ticks ? (decisions: number) => scope.postMessage({ kind: "tick", decisions }) : undefined;
+      const result = await loadServer(base, { ...load, ...(onTick ? { onTick } : {}) });
+      const cpu = process.threadCpuUsage(before);
+      scope.postMessage({ kind: "done", result, clientCpuUs: cpu.user + cpu.system });
+    } catch (error) {
+      scope.postMessage({ kind: "failed", message: String((error as Error)?.message ?? error) });
+    }
+  };
+}

@@ -10,7 +10,7 @@ import { type RunningServer, startWorkerServer, type WorkerServerOptions } from 
 import { workerOf } from "../adapters/serve/worker_route.ts";
 import { SERVE_WORKER_MODULE, type ServeWorkerConfig } from "../adapters/cli/commands/serve_worker.ts";
 import { openStore } from "../adapters/store/mod.ts";
-import { call, SERVE_POLICY_YAML, SESSION_TOKENS, startPabServe } from "./_serve_fixtures.ts";
+import { call, rawRequest, SERVE_POLICY_YAML, SESSION_TOKENS, startPabServe } from "./_serve_fixtures.ts";
 
 async function withWorkers(
   task: (base: string, server: RunningServer) => Promise<void>,
@@ -164,6 +164,54 @@ Deno.test("startWorkerServer() on a KV file: each worker opens it, and every ste
     store.close();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("startWorkerServer() never answers 5xx to any body on any endpoint, and bounds bodies (property)", async () => {
+  await withWorkers(async (base) => {
+    const id = await made(base);
+    const endpoints = ["messages", "results", "decide", "propose", "commit", "rulings", "plan", "audit"];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...endpoints),
+        fc.oneof(fc.jsonValue(), fc.record({ tool: fc.string(), args: fc.jsonValue() }), fc.string()),
+        async (endpoint, body) => {
+          const result = await call(base, `/v1/sessions/${id}/${endpoint}`, undefined, {
+            method: endpoint === "audit" ? "GET" : "POST",
+            ...(endpoint === "audit" ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+          });
+          assert.ok(result.status < 500, `${endpoint} ${JSON.stringify(body)} -> ${result.status}`);
+        },
+      ),
+      { numRuns: 100 },
+    );
+    const deep = await call(base, `/v1/sessions/${id}/results`, undefined, {
+      method: "POST",
+      body: `{"tool":"read_inbox","output":${"[".repeat(1500)}${"]".repeat(1500)}}`,
+    });
+    assert.equal((deep.json.error as { code: string }).code, "ERR_REQUEST_TOO_DEEP");
+    const large = await call(base, `/v1/sessions/${id}/results`, { tool: "read_inbox", output: "x".repeat(5000) });
+    assert.equal((large.json.error as { code: string }).code, "ERR_REQUEST_TOO_LARGE");
+  }, { maxBody: 4096 });
+});
+
+Deno.test("startWorkerServer() cuts off a body that stalls (408), and shutdown does not wait for one", async () => {
+  await withWorkers(async (base, server) => {
+    const id = await made(base);
+    const headers = {
+      host: `localhost:${server.port}`,
+      "content-type": "application/json",
+      "pab-session-token": SESSION_TOKENS.get(id)!,
+    };
+    const head = { method: "POST", path: `/v1/sessions/${id}/messages`, headers };
+    const stalled = await rawRequest(server.port, head, '{"role":', true);
+    assert.equal(stalled.status, 408);
+    const pending = rawRequest(server.port, head, '{"role":', true);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = performance.now();
+    await server.shutdown();
+    assert.ok(performance.now() - started < 2000, "shutdown waited for the stalled body");
+    assert.equal((await pending).status, 503);
+  }, { limits: { bodySeconds: 0.3 } });
 });
 
 Deno.test("pab serve --workers 2 serves sessions and the hook endpoint, and stops on SIGTERM", async () => {

@@ -89,10 +89,6 @@ export function jsonAnswer(status: number, body: unknown, headers: Record<string
 
 /** A JSON answer from its text. */
 export function jsonTextAnswer(status: number, text: string, headers: Record<string, string> = {}): Response {
-  let all: Record<string, string> = JSON_HEADERS;
-  for (const name in headers) {
-    all = { ...JSON_HEADERS, ...headers };
-    break;
-  }
+  const all = Object.keys(headers).length === 0 ? JSON_HEADERS : { ...JSON_HEADERS, ...headers };
   return new Response(text, { status, headers: all });
 }

@@ -9,6 +9,7 @@
 import { sha256Hex } from "../../core/mod.ts";
 import { type RequestHead, type RouteRequest, routeRequest } from "./api_routes.ts";
 import { errorAnswer, jsonAnswer } from "./error_answer.ts";
+import { BodyDeadlines } from "./body_deadlines.ts";
 import { readJsonBody } from "./read_body.ts";
 import { RequestError } from "./request_error.ts";
 import { sameText } from "./session_credential.ts";
@@ -63,7 +64,7 @@ export function apiHandler(host: SessionHost, options: ApiOptions): (request: Re
   const limit = options.maxBody ?? DEFAULT_MAX_BODY;
   const admit = admission(options);
   const route = apiRoutes(host, options);
-  const deadlineMs = host.limits.bodySeconds * 1000;
+  const deadlines = new BodyDeadlines(host.limits.bodySeconds * 1000, options.signal);
   let inFlight = 0;
   return async (request) => {
     if (inFlight >= host.limits.maxInFlight) {
@@ -75,8 +76,7 @@ export function apiHandler(host: SessionHost, options: ApiOptions): (request: Re
     try {
       admit(request);
       const path = new URL(request.url).pathname;
-      const body = () =>
-        readJsonBody(request, { limit, deadlineMs, ...(options.signal ? { signal: options.signal } : {}) });
+      const body = () => readJsonBody(request, { limit, deadlines });
       const [status, answer] = await route({ request, path, body });
       return jsonAnswer(status, answer);
     } catch (error) {

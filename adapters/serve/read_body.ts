@@ -7,6 +7,7 @@
  * @module
  */
 import { errorText } from "../../core/mod.ts";
+import type { BodyDeadlines } from "./body_deadlines.ts";
 import { RequestError } from "./request_error.ts";
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
@@ -18,10 +19,8 @@ export const MAX_BODY_DEPTH = 128;
 export interface BodyBounds {
   /** The largest body in bytes. */
   readonly limit: number;
-  /** Milliseconds the whole body may take to arrive (default: no deadline). */
-  readonly deadlineMs?: number;
-  /** Stops the read at once (the server is stopping). */
-  readonly signal?: AbortSignal;
+  /** How long the whole body may take to arrive, and the server's stop signal (default: no deadline). */
+  readonly deadlines?: BodyDeadlines;
   /** The deepest nesting allowed (default {@linkcode MAX_BODY_DEPTH}). */
   readonly depth?: number;
 }
@@ -107,44 +106,27 @@ export async function readBodyBytes(
   request: Request,
   bounds: number | BodyBounds,
 ): Promise<Uint8Array<ArrayBuffer> | null> {
-  const { limit, deadlineMs, signal } = typeof bounds === "number" ? { limit: bounds } : bounds;
+  const { limit, deadlines } = typeof bounds === "number" ? { limit: bounds } : bounds;
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   if (!request.body) return null;
-  return await readBytes(request.body, limit, deadlineMs, signal);
+  return await readBytes(request.body, limit, deadlines);
 }
 
 async function readBytes(
   body: ReadableStream<Uint8Array<ArrayBuffer>>,
   limit: number,
-  deadlineMs: number | undefined,
-  signal: AbortSignal | undefined,
+  deadlines: BodyDeadlines | undefined,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const reader = body.getReader();
   const chunks: Uint8Array<ArrayBuffer>[] = [];
   let size = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
-  // Settles (as a refusal) when the deadline passes or the server stops; the read loop races it.
-  const cutOff = new Promise<never>((_, reject) => {
-    if (deadlineMs !== undefined) {
-      timer = setTimeout(
-        () =>
-          reject(
-            new RequestError("ERR_REQUEST_TIMEOUT", `Cannot read the request body: it took over ${deadlineMs} ms`),
-          ),
-        deadlineMs,
-      );
-    }
-    onAbort = () =>
-      reject(new RequestError("ERR_SHUTTING_DOWN", "Cannot read the request body: the server is stopping"));
-    if (signal?.aborted) onAbort();
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-  cutOff.catch(() => {});
+  // Cut off (past the deadline, or the server stopping), the read ends early and says why.
+  const watched = deadlines?.watch(() => void reader.cancel().catch(() => {}));
   try {
     while (true) {
-      const { done, value } = await Promise.race([reader.read(), cutOff]);
+      const { done, value } = await reader.read();
+      if (watched?.error) throw watched.error;
       if (done) break;
       size += value.byteLength;
       if (size > limit) throw tooLarge(limit);
@@ -154,8 +136,7 @@ async function readBytes(
     await reader.cancel().catch(() => {});
     throw error;
   } finally {
-    clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener("abort", onAbort);
+    watched?.done();
   }
   if (chunks.length === 1) return chunks[0];
   const bytes = new Uint8Array(size);

@@ -12,7 +12,8 @@
 import { connectionGate } from "./connection_gate.ts";
 import { errorAnswer, jsonTextAnswer } from "./error_answer.ts";
 import { SESSION_TOKEN_HEADER } from "./session_credential.ts";
-import { admission } from "./http_api.ts";
+import { BodyDeadlines } from "./body_deadlines.ts";
+import { admission, DEFAULT_MAX_BODY } from "./http_api.ts";
 import { readBodyBytes } from "./read_body.ts";
 import { RequestError } from "./request_error.ts";
 import { type ServeLimits, serveLimits } from "./serve_limits.ts";
@@ -60,9 +61,8 @@ export async function startWorkerServer(options: WorkerServerOptions): Promise<R
   const admit = admission({ ...options, hosts: () => hosts });
   const gate = connectionGate(limits.maxConnections);
   const bounds = {
-    limit: options.maxBody ?? 256 * 1024,
-    deadlineMs: limits.bodySeconds * 1000,
-    signal: stopping.signal,
+    limit: options.maxBody ?? DEFAULT_MAX_BODY,
+    deadlines: new BodyDeadlines(limits.bodySeconds * 1000, stopping.signal),
   };
   const threads: WorkerThread[] = [];
   let next = 0;

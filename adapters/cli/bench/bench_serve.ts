@@ -9,7 +9,7 @@
 import { BENCH_POLICY_YAML, benchPolicy, type ServeLoad, type ServeLoadResult, splitStep } from "./serve_load.ts";
 import { type RunningServer, SessionHost, startServer, startWorkerServer } from "../../serve/mod.ts";
 import { SERVE_WORKER_MODULE, type ServeWorkerConfig } from "../commands/serve_worker.ts";
-import { loadInWorker } from "./load_worker.ts";
+import { loadInWorker, type WorkerLoadWatch } from "./load_worker.ts";
 import { openStore } from "../../store/mod.ts";
 import type { Bench } from "./benchmark.ts";
 import { type CommandInput, defineCommand } from "../shell/define_command.ts";
@@ -57,27 +57,33 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
   const workers = input.integer("workers") ?? 2;
   const figures: Record<string, unknown> = { schemaVersion: 1, store: where, outputChars: chars, workers };
   const say = (line: string) => input.flag("json") ? Promise.resolve() : io.stdout.write(`${line}\n`);
-  const run = (load: ServeLoad) => withServer(where, workers, (url) => loadInWorker(url, load));
-  const cpuBefore = process.cpuUsage();
-  const { result: load, clientCpuUs } = await run({ sessions, seconds, outputChars: chars });
-  const cpu = process.cpuUsage(cpuBefore);
-  console.error(
-    "main thread cpu ms",
-    Math.round((process.threadCpuUsage().user + process.threadCpuUsage().system) / 1000),
-    "process",
-    Math.round((cpu.user + cpu.system) / 1000),
-    "client",
-    Math.round(clientCpuUs / 1000),
-  );
+  const run = (load: ServeLoad, watch?: WorkerLoadWatch) =>
+    withServer(where, workers, (url) => loadInWorker(url, load, watch));
+  // CPU time over the timed load: the process's, this thread's (the server's front, or the whole server with no
+  // workers) and the load client's; the workers' is the rest (with the runtime's own threads).
+  let process0 = process.cpuUsage();
+  let front0 = process.threadCpuUsage();
+  let processUs = 0;
+  let frontUs = 0;
+  const { result: load, clientCpuUs } = await run({ sessions, seconds, outputChars: chars }, {
+    onStart: () => [process0, front0] = [process.cpuUsage(), process.threadCpuUsage()],
+    onEnd: () => {
+      const [all, front] = [process.cpuUsage(process0), process.threadCpuUsage(front0)];
+      [processUs, frontUs] = [all.user + all.system, front.user + front.system];
+    },
+  });
   // CPU time per decision: on a busy machine, wall time also counts the time other processes had the cores.
   const per = (us: number) => Math.round(us / Math.max(1, load.decisions));
-  const cpuUsPerDecision = per(cpu.user + cpu.system - clientCpuUs);
+  const cpuUsPerDecision = per(processUs - clientCpuUs);
   const clientUsPerDecision = per(clientCpuUs);
+  const frontUsPerDecision = workers ? per(frontUs) : undefined;
   const perCpuSecond = Math.round(1e6 / cpuUsPerDecision);
-  figures.load = { ...load, cpuUsPerDecision, perCpuSecond, clientUsPerDecision };
+  figures.load = { ...load, cpuUsPerDecision, perCpuSecond, clientUsPerDecision, frontUsPerDecision };
   await say(
     `${line(load)} (${where}, ${workers} workers); server ${cpuUsPerDecision} us of CPU per decision ` +
-      `(${perCpuSecond} per CPU-second), load client ${clientUsPerDecision} us`,
+      `(${perCpuSecond} per CPU-second${
+        workers ? `; front thread ${frontUsPerDecision}, workers ${cpuUsPerDecision - frontUsPerDecision!}` : ""
+      }), load client ${clientUsPerDecision} us`,
   );
   const split = await withStore(where, (store) => splitStep(store, cpuUsPerDecision, chars));
   figures.splitUsPerStep = split;

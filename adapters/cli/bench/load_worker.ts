@@ -12,18 +12,28 @@ import { loadServer, type ServeLoad, type ServeLoadResult } from "./serve_load.t
 export interface WorkerLoadResult {
   /** The load's figures. */
   readonly result: ServeLoadResult;
-  /** CPU time (user and system) the client's thread used during the load, in microseconds. */
+  /** CPU time (user and system) the client's thread used during the timed load, in microseconds. */
   readonly clientCpuUs: number;
+}
+
+/** What the caller may watch of a load in a worker. */
+export interface WorkerLoadWatch {
+  /** Called when the timed load starts (the sessions are made). */
+  readonly onStart?: () => void;
+  /** Called when it ends, before the result is sent. */
+  readonly onEnd?: () => void;
 }
 
 type LoadMessage =
   | { readonly kind: "tick"; readonly decisions: number }
+  | { readonly kind: "start" }
   | ({ readonly kind: "done" } & WorkerLoadResult)
   | { readonly kind: "failed"; readonly message: string };
 
 /**
  * Run `loadServer(base, load)` in a worker thread; `load.onTick` is called
- * here with the worker's counts.
+ * here with the worker's counts, and `watch` when the timed load starts and
+ * ends (to measure this process's CPU time over the same span).
  *
  * @example
  * ```ts
@@ -40,15 +50,18 @@ type LoadMessage =
  * store.close();
  * ```
  */
-export function loadInWorker(base: string, load: ServeLoad): Promise<WorkerLoadResult> {
+export function loadInWorker(base: string, load: ServeLoad, watch: WorkerLoadWatch = {}): Promise<WorkerLoadResult> {
   const worker = new Worker(new URL(import.meta.url), { type: "module", name: "pab bench load client" });
   const { onTick, ...plain } = load;
   return new Promise<WorkerLoadResult>((resolve, reject) => {
     worker.onmessage = (event: MessageEvent<LoadMessage>) => {
       const message = event.data;
       if (message.kind === "tick") return onTick?.(message.decisions);
-      if (message.kind === "done") resolve({ result: message.result, clientCpuUs: message.clientCpuUs });
-      else reject(new Error(message.message));
+      if (message.kind === "start") return watch.onStart?.();
+      if (message.kind === "done") {
+        watch.onEnd?.();
+        resolve({ result: message.result, clientCpuUs: message.clientCpuUs });
+      } else reject(new Error(message.message));
     };
     worker.onerror = (event) => {
       event.preventDefault();
@@ -66,10 +79,14 @@ if (typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !==
   };
   scope.onmessage = async (event) => {
     const { base, load, ticks } = event.data;
-    const before = process.threadCpuUsage();
+    let before = process.threadCpuUsage();
+    const onStart = () => {
+      before = process.threadCpuUsage();
+      scope.postMessage({ kind: "start" });
+    };
     try {
       const onTick = ticks ? (decisions: number) => scope.postMessage({ kind: "tick", decisions }) : undefined;
-      const result = await loadServer(base, { ...load, ...(onTick ? { onTick } : {}) });
+      const result = await loadServer(base, { ...load, onStart, ...(onTick ? { onTick } : {}) });
       const cpu = process.threadCpuUsage(before);
       scope.postMessage({ kind: "done", result, clientCpuUs: cpu.user + cpu.system });
     } catch (error) {

@@ -29,6 +29,8 @@ export interface ServeLoad {
   readonly clients?: number;
   /** Delete each session after this many steps and make a new one (default: never). */
   readonly churn?: number;
+  /** Called when the timed load starts (the sessions are made). */
+  readonly onStart?: () => void;
   /** Called every second with the decisions so far (for the soak's samples). */
   readonly onTick?: (decisions: number) => void;
 }
@@ -130,6 +132,7 @@ export async function loadServer(base: string, load: ServeLoad = {}): Promise<Se
     return mine;
   }));
   const latencies: number[] = [];
+  load.onStart?.();
   const started = performance.now();
   const deadline = started + (load.seconds ?? 10) * 1000;
   const tick = load.onTick ? setInterval(() => load.onTick?.(latencies.length), 1000) : undefined;

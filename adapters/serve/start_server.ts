@@ -9,7 +9,7 @@
 import { connectionGate } from "./connection_gate.ts";
 import { apiHandler, type ApiOptions } from "./http_api.ts";
 import type { SessionHost } from "./session_host.ts";
-import { listenedHosts } from "./web_checks.ts";
+import { type HostNames, listenedHosts } from "./web_checks.ts";
 
 /** Options of {@linkcode startServer}. */
 export interface ServerOptions extends Omit<ApiOptions, "hosts" | "signal"> {
@@ -74,6 +74,35 @@ export function isLoopback(hostname: string): boolean {
  * ```
  */
 export function startServer(host: SessionHost, options: ServerOptions): RunningServer {
+  const stopping = new AbortController();
+  const { server, port, url } = listenFor(
+    options,
+    host.limits.maxConnections,
+    (hosts) => apiHandler(host, { ...options, hosts, signal: stopping.signal }),
+  );
+  return {
+    url,
+    port,
+    shutdown: () => {
+      stopping.abort();
+      return server.shutdown();
+    },
+    finished: server.finished,
+  };
+}
+
+/**
+ * Listen as `options` say, with at most `maxConnections` busy connections,
+ * serving with the handler `handle` makes (given the `Host` values accepted,
+ * known once the port is): what `startServer` and `startWorkerServer` share.
+ * Throws `TypeError` for a non-loopback interface without a token, or a
+ * token shorter than 16 characters.
+ */
+export function listenFor(
+  options: Pick<ServerOptions, "hostname" | "token" | "port" | "allowHosts">,
+  maxConnections: number,
+  handle: (hosts: () => HostNames) => (request: Request) => Promise<Response>,
+): { server: Deno.HttpServer<Deno.NetAddr>; port: number; url: string } {
   const hostname = options.hostname ?? "localhost";
   if (!isLoopback(hostname) && options.token === undefined) {
     throw new TypeError(`Cannot serve on "${hostname}": other interfaces than localhost need --token`);
@@ -81,10 +110,9 @@ export function startServer(host: SessionHost, options: ServerOptions): RunningS
   if (options.token !== undefined && options.token.length < 16) {
     throw new TypeError("Cannot serve with this token: use at least 16 characters");
   }
-  const stopping = new AbortController();
   let hosts = listenedHosts(hostname, 0);
-  const handler = apiHandler(host, { ...options, hosts: () => hosts, signal: stopping.signal });
-  const gate = connectionGate(host.limits.maxConnections);
+  const handler = handle(() => hosts);
+  const gate = connectionGate(maxConnections);
   const server = Deno.serve({
     hostname,
     port: options.port ?? DEFAULT_PORT,
@@ -95,13 +123,5 @@ export function startServer(host: SessionHost, options: ServerOptions): RunningS
   const port = server.addr.port;
   hosts = listenedHosts(hostname, port, options.allowHosts ?? []);
   const shown = hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname;
-  return {
-    url: `http://${shown}:${port}`,
-    port,
-    shutdown: () => {
-      stopping.abort();
-      return server.shutdown();
-    },
-    finished: server.finished,
-  };
+  return { server, port, url: `http://${shown}:${port}` };
 }

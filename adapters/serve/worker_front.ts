@@ -9,7 +9,6 @@
  *
  * @module
  */
-import { connectionGate } from "./connection_gate.ts";
 import { errorAnswer, jsonTextAnswer } from "./error_answer.ts";
 import { SESSION_TOKEN_HEADER } from "./session_credential.ts";
 import { BodyDeadlines } from "./body_deadlines.ts";
@@ -18,8 +17,7 @@ import { readBodyBytes } from "./read_body.ts";
 import { RequestError } from "./request_error.ts";
 import { type ServeLimits, serveLimits } from "./serve_limits.ts";
 import { sharedTallyBuffer } from "./session_tally.ts";
-import { DEFAULT_PORT, isLoopback, type RunningServer, type ServerOptions } from "./start_server.ts";
-import { listenedHosts } from "./web_checks.ts";
+import { listenFor, type RunningServer, type ServerOptions } from "./start_server.ts";
 import type { WorkerRequest } from "./worker_protocol.ts";
 import { sessionOfPath, workerOf } from "./worker_route.ts";
 import { WorkerThread } from "./worker_thread.ts";
@@ -45,21 +43,11 @@ export interface WorkerServerOptions extends Omit<ServerOptions, "routes"> {
  * `startServer` refuses, or fewer than one worker.
  */
 export async function startWorkerServer(options: WorkerServerOptions): Promise<RunningServer> {
-  const hostname = options.hostname ?? "localhost";
-  if (!isLoopback(hostname) && options.token === undefined) {
-    throw new TypeError(`Cannot serve on "${hostname}": other interfaces than localhost need --token`);
-  }
-  if (options.token !== undefined && options.token.length < 16) {
-    throw new TypeError("Cannot serve with this token: use at least 16 characters");
-  }
   if (!Number.isInteger(options.workers) || options.workers < 1) {
     throw new TypeError(`Cannot serve with ${options.workers} workers: give a whole number from 1`);
   }
   const limits = serveLimits(options.limits);
   const stopping = new AbortController();
-  let hosts = listenedHosts(hostname, 0);
-  const admit = admission({ ...options, hosts: () => hosts });
-  const gate = connectionGate(limits.maxConnections);
   const bounds = {
     limit: options.maxBody ?? DEFAULT_MAX_BODY,
     deadlines: new BodyDeadlines(limits.bodySeconds * 1000, stopping.signal),
@@ -71,7 +59,7 @@ export async function startWorkerServer(options: WorkerServerOptions): Promise<R
     const key = sessionOfPath(path) ?? keyOfBody(path, body, options.routeKeys);
     return threads[key === undefined ? next++ % threads.length : workerOf(key, threads.length)];
   };
-  const serve = async (request: Request): Promise<Response> => {
+  const serve = (admit: (request: Request) => void) => async (request: Request): Promise<Response> => {
     if (inFlight >= limits.maxInFlight) {
       return errorAnswer(
         new RequestError("ERR_OVERLOADED", `Cannot serve the request now: ${inFlight} are in flight; retry later`),
@@ -92,15 +80,11 @@ export async function startWorkerServer(options: WorkerServerOptions): Promise<R
       inFlight--;
     }
   };
-  const server = Deno.serve({
-    hostname,
-    port: options.port ?? DEFAULT_PORT,
-    onListen: () => {},
-    onError: () =>
-      new Response('{"error":{"code":"ERR_INTERNAL","message":"pab failed unexpectedly"}}', { status: 500 }),
-  }, (request, info) => gate(request, info, () => serve(request)));
-  const port = server.addr.port;
-  hosts = listenedHosts(hostname, port, options.allowHosts ?? []);
+  const { server, port, url } = listenFor(
+    options,
+    limits.maxConnections,
+    (hosts) => serve(admission({ ...options, hosts })),
+  );
   const tally = sharedTallyBuffer();
   for (let index = 0; index < options.workers; index++) {
     const setup = {
@@ -124,11 +108,10 @@ export async function startWorkerServer(options: WorkerServerOptions): Promise<R
     await stop();
     throw error;
   }
-  const shown = hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname;
   let stopped: Promise<void> | undefined;
   const shutdown = () => stopped ??= stop();
   return {
-    url: `http://${shown}:${port}`,
+    url,
     port,
     shutdown,
     finished: server.finished.then(() => shutdown()),

@@ -25,8 +25,8 @@ export const serveBench: Bench = {
 const command = defineCommand({
   name: "bench serve",
   summary: serveBench.summary,
-  description: `Start pab serve in this process (--workers N worker threads, default 2; 0
-serves on the main thread) and load it over HTTP from a client on its own
+  description: `Start pab serve in this process (--workers N worker threads; 0 serves on
+the main thread; default 2 in memory, 0 on a KV file) and load it over HTTP from a client on its own
 thread (keep-alive connections, one per session): N sessions, each step
 recording a tool output (--output-chars, default 3000) and deciding a call.
 Prints decisions per second, p50 and p99 step latency, the server's and the
@@ -38,7 +38,10 @@ live sessions with 10 clients.`,
   options: {
     store: { type: "string", description: "The store: :memory: (default) or a KV file such as /tmp/pab/bench.kv" },
     sessions: { type: "integer", description: "Concurrent sessions (default 50)" },
-    workers: { type: "integer", description: "Worker threads serving the sessions (default 2; 0: the main thread)" },
+    workers: {
+      type: "integer",
+      description: "Worker threads serving the sessions (0: the main thread; default 2 in memory, 0 on a KV file)",
+    },
     seconds: { type: "integer", description: "Seconds of load (default 10)" },
     "output-chars": { type: "integer", description: "Characters of tool output per decision (default 3000)" },
     "soak-minutes": { type: "integer", description: "Also soak for this many minutes and report RSS" },
@@ -54,7 +57,8 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
   const chars = input.integer("output-chars") ?? 3000;
   const sessions = input.integer("sessions") ?? 50;
   const seconds = input.integer("seconds") ?? 10;
-  const workers = input.integer("workers") ?? 2;
+  // On a KV file, workers each commit on their own handle (SQLite takes one writer at a time): one thread is faster.
+  const workers = input.integer("workers") ?? (where === ":memory:" ? 2 : 0);
   const figures: Record<string, unknown> = { schemaVersion: 1, store: where, outputChars: chars, workers };
   const say = (line: string) => input.flag("json") ? Promise.resolve() : io.stdout.write(`${line}\n`);
   const run = (load: ServeLoad, watch?: WorkerLoadWatch) =>

@@ -1,9 +1,7 @@
 // Test fixtures for pab serve, the store and the hook: a policy with a `once`
 // tool, an approver and the e-mail hijack's tools; helpers to call the API and
 // to start real `pab serve` processes.
-import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import fc from "fast-check";
 
 export const SERVE_POLICY_YAML = `
 version: 1
@@ -169,26 +167,4 @@ export async function rawRequest(
       // Already closed by the server.
     }
   }
-}
-
-/** Send random bodies (JSON, call-shaped, or not JSON) to every endpoint of session `id`: none may answer 5xx. */
-export async function assertNo5xx(base: string, id: string, numRuns: number): Promise<void> {
-  const endpoints = ["messages", "results", "decide", "propose", "commit", "rulings", "plan", "audit"];
-  await fc.assert(
-    fc.asyncProperty(
-      fc.constantFrom(...endpoints),
-      fc.oneof(fc.jsonValue(), fc.record({ tool: fc.string(), args: fc.jsonValue() }), fc.string()),
-      async (endpoint, body) => {
-        const result = await call(base, `/v1/sessions/${id}/${endpoint}`, undefined, {
-          method: endpoint === "audit" ? "GET" : "POST",
-          ...(endpoint === "audit" ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
-        });
-        assert.ok(
-          result.status < 500,
-          `${endpoint} ${JSON.stringify(body)} -> ${result.status} ${JSON.stringify(result.json)}`,
-        );
-      },
-    ),
-    { numRuns },
-  );
 }

@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { parsePolicy } from "../guard/policy/text/mod.ts";
 import { SessionHost, startServer } from "../adapters/serve/mod.ts";
 import { openStore, type PabStore } from "../adapters/store/mod.ts";
-import { assertNo5xx, call, SERVE_POLICY_YAML } from "./_serve_fixtures.ts";
+import { call, SERVE_POLICY_YAML } from "./_serve_fixtures.ts";
+import { assertNo5xx } from "./_serve_properties.ts";
 
 const policy = parsePolicy(SERVE_POLICY_YAML, { source: "serve.yaml" });
 

@@ -10,7 +10,8 @@ import { type RunningServer, startWorkerServer, type WorkerServerOptions } from 
 import { workerOf } from "../adapters/serve/worker_route.ts";
 import { SERVE_WORKER_MODULE, type ServeWorkerConfig } from "../adapters/cli/commands/serve_worker.ts";
 import { openStore } from "../adapters/store/mod.ts";
-import { assertNo5xx, call, rawRequest, SERVE_POLICY_YAML, SESSION_TOKENS, startPabServe } from "./_serve_fixtures.ts";
+import { assertNo5xx } from "./_serve_properties.ts";
+import { call, rawRequest, SERVE_POLICY_YAML, SESSION_TOKENS, startPabServe } from "./_serve_fixtures.ts";
 
 async function withWorkers(
   task: (base: string, server: RunningServer) => Promise<void>,

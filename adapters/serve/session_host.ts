@@ -102,7 +102,7 @@ export class SessionHost {
   }
 
   /** End the sessions idle past the limit now (each call on the host does it too). */
-  expireIdle = (): void => expireIdle(this.#lifecycle);
+  readonly expireIdle = (): void => expireIdle(this.#lifecycle);
 
   /** Whether a session exists (and was not deleted or expired in this process). */
   async has(id: string): Promise<boolean> {

@@ -21,7 +21,19 @@ export interface ServeWorkerConfig {
 /** This module, for `startWorkerServer`'s `module`. */
 export const SERVE_WORKER_MODULE: URL = new URL(import.meta.url);
 
-/** The session a Claude Code hook body belongs to (its requests go to one worker). */
+/**
+ * The session a Claude Code hook body belongs to: every hook of one Claude
+ * Code session goes to the same worker.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { hookSessionKey } from "./serve_worker.ts";
+ * assert.equal(hookSessionKey({ session_id: "abc", hook_event_name: "PreToolUse" }), "abc");
+ * assert.equal(hookSessionKey({ hook_event_name: "PreToolUse" }), undefined);
+ * assert.equal(hookSessionKey(null), undefined);
+ * ```
+ */
 export function hookSessionKey(body: unknown): string | undefined {
   const id = (body as { session_id?: unknown } | null)?.session_id;
   return typeof id === "string" ? id : undefined;

@@ -3,17 +3,20 @@
  * request a page could send (a rebound Host, a cross-site Origin or
  * Sec-Fetch-Site, a body that is not declared JSON) and every call on a
  * session without that session's token; a refused request records nothing.
+ * Each test runs on a server on one thread and on one with worker threads.
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { parsePolicy } from "../guard/policy/text/mod.ts";
-import { type RunningServer, SessionHost, startServer } from "../adapters/serve/mod.ts";
+import { type RunningServer, SessionHost, startServer, startWorkerServer } from "../adapters/serve/mod.ts";
+import { SERVE_WORKER_MODULE, type ServeWorkerConfig } from "../adapters/cli/commands/serve_worker.ts";
 import { checkWebRequest, listenedHosts } from "../adapters/serve/web_checks.ts";
 import { openStore, type PabStore } from "../adapters/store/mod.ts";
 import { call, rawRequest, SERVE_POLICY_YAML, SESSION_TOKENS } from "./_serve_fixtures.ts";
 
 const policy = parsePolicy(SERVE_POLICY_YAML, { source: "serve.yaml" });
 
+/** Run `test` on a server on this thread, then on one with two worker threads (on a KV file the test reads too). */
 async function withServer(test: (server: RunningServer, store: PabStore) => Promise<void>): Promise<void> {
   const store = await openStore(":memory:");
   const server = startServer(new SessionHost(policy, store), { version: "test", port: 0 });
@@ -22,6 +25,26 @@ async function withServer(test: (server: RunningServer, store: PabStore) => Prom
   } finally {
     await server.shutdown();
     store.close();
+  }
+  const dir = await Deno.makeTempDir({ prefix: "pab_web_checks_" });
+  const config: ServeWorkerConfig = {
+    policy: { text: SERVE_POLICY_YAML, source: "serve.yaml" },
+    store: `${dir}/serve.kv`,
+  };
+  const workers = await startWorkerServer({
+    module: SERVE_WORKER_MODULE,
+    workers: 2,
+    config,
+    version: "test",
+    port: 0,
+  });
+  const shared = await openStore(`${dir}/serve.kv`);
+  try {
+    await test(workers, shared);
+  } finally {
+    await workers.shutdown();
+    shared.close();
+    await Deno.remove(dir, { recursive: true });
   }
 }
 

@@ -14,10 +14,18 @@ import { shownDigest } from "./session_rulings.ts";
 
 const SESSION_PATH = /^\/v1\/sessions\/([A-Za-z0-9_.:-]{1,200})(?:\/([a-z]+))?$/;
 
-/** What a route is given: the request, its path, and its body read on demand. */
+/** What the routes read of a request's head: its method and headers (a `Request` is one). */
+export interface RequestHead {
+  /** The method. */
+  readonly method: string;
+  /** Its headers. */
+  readonly headers: { get(name: string): string | null };
+}
+
+/** What a route is given: the request's head, its path, and its body read on demand. */
 export interface RouteRequest {
-  /** The request. */
-  readonly request: Request;
+  /** The request (its head). */
+  readonly request: RequestHead;
   /** Its path. */
   readonly path: string;
   /** Read its JSON body (within the server's bounds). */
@@ -45,7 +53,7 @@ export interface RouteRequest {
 export async function routeRequest(host: SessionHost, route: RouteRequest): Promise<[number, unknown]> {
   const { request, path } = route;
   if (path === "/v1/sessions") {
-    only(request, "POST");
+    only(request, path, "POST");
     const body = new BodyFields(await route.body(), "new session", ["ledger"]);
     const shared = body.optionalString("ledger");
     // Sharing a ledger is joining another session's effects: only its holder may.
@@ -58,13 +66,13 @@ export async function routeRequest(host: SessionHost, route: RouteRequest): Prom
   if (!match) throw notFound(path);
   const [, id, action] = match;
   if (action === undefined) {
-    only(request, "DELETE");
+    only(request, path, "DELETE");
     await host.authorize(id, tokenOf(request));
     await host.delete(id);
     return [200, { ok: true }];
   }
   if (!ACTIONS.has(action)) throw notFound(path);
-  only(request, action === "audit" ? "GET" : "POST");
+  only(request, path, action === "audit" ? "GET" : "POST");
   await host.authorize(id, tokenOf(request));
   if (action === "audit") return [200, { events: await host.audit(id) }];
   return await act(host, id, action, await route.body());
@@ -156,17 +164,14 @@ function proposal(result: ReserveResult): Record<string, unknown> {
   return base;
 }
 
-function tokenOf(request: Request): string | null {
+function tokenOf(request: RequestHead): string | null {
   return request.headers.get(SESSION_TOKEN_HEADER);
 }
 
-/** Throw 405 `ERR_METHOD` unless the request uses `method`. */
-export function only(request: Request, method: string): void {
+/** Throw 405 `ERR_METHOD` unless the request (on `path`) uses `method`. */
+function only(request: RequestHead, path: string, method: string): void {
   if (request.method !== method) {
-    throw new RequestError(
-      "ERR_METHOD",
-      `Cannot ${request.method} ${new URL(request.url).pathname}: use ${method}`,
-    );
+    throw new RequestError("ERR_METHOD", `Cannot ${request.method} ${path}: use ${method}`);
   }
 }
 

@@ -34,6 +34,26 @@ export const RETRY_AFTER_SECONDS = 1;
  * ```
  */
 export function errorAnswer(error: unknown, headers: Record<string, string> = {}): Response {
+  const parts = errorParts(error);
+  return jsonAnswer(parts.status, parts.body, { ...parts.headers, ...headers });
+}
+
+/**
+ * The parts of {@linkcode errorAnswer}: its status, its JSON body, and its
+ * `Retry-After` header when it has one.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { errorParts } from "./error_answer.ts";
+ * assert.deepEqual(errorParts(new TypeError("Cannot use x")), {
+ *   status: 400,
+ *   body: { error: { code: "ERR_REQUEST_INVALID", message: "Cannot use x" } },
+ *   headers: {},
+ * });
+ * ```
+ */
+export function errorParts(error: unknown): { status: number; body: unknown; headers: Record<string, string> } {
   const [status, code, message]: [number, string, string] = error instanceof PabError
     ? [isAnswerCode(error.code) ? HTTP_STATUS[error.code] : 400, error.code, error.message]
     : error instanceof TypeError
@@ -42,7 +62,7 @@ export function errorAnswer(error: unknown, headers: Record<string, string> = {}
   const retry: Record<string, string> = {};
   const after = retryAfter(error);
   if ((status === 429 || status === 503) && after !== null) retry["retry-after"] = String(after);
-  return jsonAnswer(status, { error: { code, message } }, { ...retry, ...headers });
+  return { status, body: { error: { code, message } }, headers: retry };
 }
 
 function isAnswerCode(code: string): code is AnswerCode {
@@ -56,10 +76,19 @@ function retryAfter(error: unknown): number | null {
   return typeof hint === "number" && Number.isFinite(hint) && hint > 0 ? Math.ceil(hint) : RETRY_AFTER_SECONDS;
 }
 
+/** The headers of every JSON answer. */
+export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  "content-type": "application/json; charset=utf-8",
+  "cache-control": "no-store",
+});
+
 /** A JSON answer. */
 export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
-  });
+  return jsonTextAnswer(status, JSON.stringify(body), headers);
+}
+
+/** A JSON answer from its text. */
+export function jsonTextAnswer(status: number, text: string, headers: Record<string, string> = {}): Response {
+  const all = Object.keys(headers).length === 0 ? JSON_HEADERS : { ...JSON_HEADERS, ...headers };
+  return new Response(text, { status, headers: all });
 }

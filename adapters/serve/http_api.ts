@@ -7,8 +7,9 @@
  * @module
  */
 import { sha256Hex } from "../../core/mod.ts";
-import { routeRequest } from "./api_routes.ts";
+import { type RequestHead, type RouteRequest, routeRequest } from "./api_routes.ts";
 import { errorAnswer, jsonAnswer } from "./error_answer.ts";
+import { BodyDeadlines } from "./body_deadlines.ts";
 import { readJsonBody } from "./read_body.ts";
 import { RequestError } from "./request_error.ts";
 import { sameText } from "./session_credential.ts";
@@ -61,10 +62,9 @@ const HEALTH_DEADLINE_MS = 2000;
  */
 export function apiHandler(host: SessionHost, options: ApiOptions): (request: Request) => Promise<Response> {
   const limit = options.maxBody ?? DEFAULT_MAX_BODY;
-  const token = options.token === undefined ? undefined : sha256Hex(`Bearer ${options.token}`);
-  const given = options.hosts ?? ANY_LOOPBACK;
-  const hosts = typeof given === "function" ? given : () => given;
-  const deadlineMs = host.limits.bodySeconds * 1000;
+  const admit = admission(options);
+  const route = apiRoutes(host, options);
+  const deadlines = new BodyDeadlines(host.limits.bodySeconds * 1000, options.signal);
   let inFlight = 0;
   return async (request) => {
     if (inFlight >= host.limits.maxInFlight) {
@@ -74,22 +74,10 @@ export function apiHandler(host: SessionHost, options: ApiOptions): (request: Re
     }
     inFlight++;
     try {
-      if (token !== undefined && !sameText(sha256Hex(request.headers.get("authorization") ?? ""), token)) {
-        throw new RequestError("ERR_UNAUTHORIZED", "Cannot serve the request: send Authorization: Bearer TOKEN");
-      }
-      checkWebRequest(request, hosts(), request.method === "POST");
+      admit(request);
       const path = new URL(request.url).pathname;
-      const body = () =>
-        readJsonBody(request, { limit, deadlineMs, ...(options.signal ? { signal: options.signal } : {}) });
-      const extra = options.routes && Object.hasOwn(options.routes, path) ? options.routes[path] : undefined;
-      if (extra) {
-        if (request.method !== "POST") {
-          throw new RequestError("ERR_METHOD", `Cannot ${request.method} ${path}: use POST`);
-        }
-        return jsonAnswer(200, await extra(await body()));
-      }
-      if (path === "/v1/health") return await health(host, request, options.version);
-      const [status, answer] = await routeRequest(host, { request, path, body });
+      const body = () => readJsonBody(request, { limit, deadlines });
+      const [status, answer] = await route({ request, path, body });
       return jsonAnswer(status, answer);
     } catch (error) {
       return errorAnswer(error);
@@ -99,8 +87,72 @@ export function apiHandler(host: SessionHost, options: ApiOptions): (request: Re
   };
 }
 
+/**
+ * The checks every request passes before anything else: the server's token
+ * (401 `ERR_UNAUTHORIZED`) and the checks that keep web pages out (403, 415).
+ * Throws the coded error.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { admission } from "./http_api.ts";
+ * const admit = admission({ token: "a-token-of-16-chars" });
+ * assert.throws(() => admit(new Request("http://localhost:4517/v1/health")), { code: "ERR_UNAUTHORIZED" });
+ * admit(new Request("http://localhost:4517/v1/health", { headers: { authorization: "Bearer a-token-of-16-chars" } }));
+ * ```
+ */
+export function admission(options: Pick<ApiOptions, "token" | "hosts">): (request: Request) => void {
+  const token = options.token === undefined ? undefined : sha256Hex(`Bearer ${options.token}`);
+  const given = options.hosts ?? ANY_LOOPBACK;
+  const hosts = typeof given === "function" ? given : () => given;
+  return (request) => {
+    if (token !== undefined && !sameText(sha256Hex(request.headers.get("authorization") ?? ""), token)) {
+      throw new RequestError("ERR_UNAUTHORIZED", "Cannot serve the request: send Authorization: Bearer TOKEN");
+    }
+    checkWebRequest(request, hosts(), request.method === "POST");
+  };
+}
+
+/**
+ * Serve a request that passed {@linkcode admission}: the extra routes,
+ * `/v1/health` and the session routes; `[status, JSON body]`, or a thrown
+ * coded error.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
+ * import { openStore } from "../store/mod.ts";
+ * import { apiRoutes } from "./http_api.ts";
+ * import { SessionHost } from "./session_host.ts";
+ * const host = new SessionHost(parsePolicy("version: 1\ntools: {}\n", { source: "p.yaml" }), await openStore());
+ * const route = apiRoutes(host, { version: "0.1.0" });
+ * const request = { method: "GET", headers: new Headers() };
+ * const [status] = await route({ request, path: "/v1/health", body: () => Promise.resolve({}) });
+ * assert.equal(status, 200);
+ * host.store.close();
+ * ```
+ */
+export function apiRoutes(
+  host: SessionHost,
+  options: Pick<ApiOptions, "routes" | "version">,
+): (route: RouteRequest) => Promise<[number, unknown]> {
+  return async (route) => {
+    const { request, path } = route;
+    const extra = options.routes && Object.hasOwn(options.routes, path) ? options.routes[path] : undefined;
+    if (extra) {
+      if (request.method !== "POST") {
+        throw new RequestError("ERR_METHOD", `Cannot ${request.method} ${path}: use POST`);
+      }
+      return [200, await extra(await route.body())];
+    }
+    if (path === "/v1/health") return await health(host, request, options.version);
+    return await routeRequest(host, route);
+  };
+}
+
 /** `/v1/health`: 200 when the store answers a read in time, else 503 with the store's code. */
-async function health(host: SessionHost, request: Request, version: string): Promise<Response> {
+async function health(host: SessionHost, request: RequestHead, version: string): Promise<[number, unknown]> {
   if (request.method !== "GET") throw new RequestError("ERR_METHOD", "Cannot use /v1/health: use GET");
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
@@ -120,5 +172,5 @@ async function health(host: SessionHost, request: Request, version: string): Pro
   } finally {
     clearTimeout(timer);
   }
-  return jsonAnswer(200, { ok: true, version, store: host.store.description });
+  return [200, { ok: true, version, store: host.store.description }];
 }

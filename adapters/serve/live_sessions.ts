@@ -8,6 +8,7 @@
  */
 import type { HostedSession } from "./hosted_session.ts";
 import type { ServeLimits } from "./serve_limits.ts";
+import { localTally, type SessionTally } from "./session_tally.ts";
 
 /** How many deleted or expired ids are remembered (older ones are looked up in the store again). */
 const REMEMBERED_ENDS = 100_000;
@@ -38,23 +39,39 @@ export class LiveSessions {
   readonly #ended = new Map<string, "deleted" | "expired">();
   /** Sessions bound to an API credential: those end when idle; others (a hook's) only leave memory. */
   readonly #bound = new Set<string>();
+  /** The live sessions the cap counts: these, or these and other threads' (see `sharedTally`). */
+  readonly #tally: SessionTally;
   #chars = 0;
 
-  /** Track sessions under `limits`, on the clock `now` (milliseconds), holding at most `maxHeld` in memory. */
-  constructor(limits: ServeLimits, now: () => number, maxHeld = 1000) {
+  /**
+   * Track sessions under `limits`, on the clock `now` (milliseconds), holding at most `maxHeld` in memory, counted
+   * against the cap in `tally` (default: this object's alone).
+   */
+  constructor(limits: ServeLimits, now: () => number, maxHeld = 1000, tally: SessionTally = localTally()) {
     this.#limits = limits;
     this.#now = now;
     this.#maxHeld = maxHeld;
+    this.#tally = tally;
   }
 
-  /** How many sessions are alive in this process. */
+  /** How many sessions are alive here. */
   get size(): number {
     return this.#used.size;
   }
 
   /** Whether one more session may be made (after expiring the idle ones). */
   hasRoom(): boolean {
-    return this.#used.size < this.#limits.maxSessions;
+    return this.#tally.count < this.#limits.maxSessions;
+  }
+
+  /** Take a place under the cap for a session about to be made (give it to `touch`, or back with `unclaim`). */
+  claim(): boolean {
+    return this.#tally.claim(this.#limits.maxSessions);
+  }
+
+  /** Give back a place `claim` took for a session that was not made. */
+  unclaim(): void {
+    this.#tally.add(-1);
   }
 
   /** Why a session id may not be used any more, if it was deleted or expired here. */
@@ -62,10 +79,14 @@ export class LiveSessions {
     return this.#ended.get(id);
   }
 
-  /** Mark a session used now; `bound` says it was made through the API with a credential. */
-  touch(id: string, bound?: boolean): void {
+  /**
+   * Mark a session used now; `bound` says it was made through the API with a credential, `claimed` that `claim`
+   * took its place under the cap.
+   */
+  touch(id: string, bound?: boolean, claimed = false): void {
     if (bound) this.#bound.add(id);
-    this.#used.delete(id);
+    const known = this.#used.delete(id);
+    if (known === claimed) this.#tally.add(known ? -1 : 1);
     this.#used.set(id, this.#now());
     const held = this.#held.get(id);
     if (held) {
@@ -112,7 +133,7 @@ export class LiveSessions {
   /** Stop tracking a session (it leaves memory; its next use brings it back from the store). */
   forget(id: string): void {
     this.drop(id);
-    this.#used.delete(id);
+    if (this.#used.delete(id)) this.#tally.add(-1);
     this.#bound.delete(id);
   }
 

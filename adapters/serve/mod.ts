@@ -44,3 +44,5 @@ export { DEFAULT_LIMITS, type ServeLimits } from "./serve_limits.ts";
 export { SESSION_TOKEN_HEADER } from "./session_credential.ts";
 export { StoredSession } from "./stored_session.ts";
 export { DEFAULT_PORT, isLoopback, type RunningServer, type ServerOptions, startServer } from "./start_server.ts";
+export { startWorkerServer, type WorkerServerOptions } from "./worker_front.ts";
+export { serveAsWorker, type WorkerService } from "./worker_serving.ts";

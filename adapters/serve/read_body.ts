@@ -7,7 +7,10 @@
  * @module
  */
 import { errorText } from "../../core/mod.ts";
+import type { BodyDeadlines } from "./body_deadlines.ts";
 import { RequestError } from "./request_error.ts";
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /** The deepest nesting of arrays and objects a request body may have. */
 export const MAX_BODY_DEPTH = 128;
@@ -16,10 +19,8 @@ export const MAX_BODY_DEPTH = 128;
 export interface BodyBounds {
   /** The largest body in bytes. */
   readonly limit: number;
-  /** Milliseconds the whole body may take to arrive (default: no deadline). */
-  readonly deadlineMs?: number;
-  /** Stops the read at once (the server is stopping). */
-  readonly signal?: AbortSignal;
+  /** How long the whole body may take to arrive, and the server's stop signal (default: no deadline). */
+  readonly deadlines?: BodyDeadlines;
   /** The deepest nesting allowed (default {@linkcode MAX_BODY_DEPTH}). */
   readonly depth?: number;
 }
@@ -45,15 +46,29 @@ export interface BodyBounds {
  * ```
  */
 export async function readJsonBody(request: Request, bounds: number | BodyBounds): Promise<unknown> {
-  const { limit, deadlineMs, signal, depth = MAX_BODY_DEPTH } = typeof bounds === "number" ? { limit: bounds } : bounds;
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-  if (!request.body) return {};
-  const bytes = await readBytes(request.body, limit, deadlineMs, signal);
-  if (bytes.byteLength === 0) return {};
+  const { depth = MAX_BODY_DEPTH } = typeof bounds === "number" ? {} : bounds;
+  return parseJsonBytes(await readBodyBytes(request, bounds), depth);
+}
+
+/**
+ * A body's bytes as JSON (`{}` for none), refusing invalid UTF-8 or JSON (400
+ * `ERR_REQUEST_JSON`) and nesting deeper than `depth` (400
+ * `ERR_REQUEST_TOO_DEEP`) before parsing.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseJsonBytes } from "./read_body.ts";
+ * assert.deepEqual(parseJsonBytes(new TextEncoder().encode('{"a":1}')), { a: 1 });
+ * assert.deepEqual(parseJsonBytes(null), {});
+ * assert.throws(() => parseJsonBytes(new TextEncoder().encode("[[[")), { code: "ERR_REQUEST_JSON" });
+ * ```
+ */
+export function parseJsonBytes(bytes: Uint8Array | null, depth: number = MAX_BODY_DEPTH): unknown {
+  if (bytes === null || bytes.byteLength === 0) return {};
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     throw new RequestError("ERR_REQUEST_JSON", "Cannot read the request body: it is not valid UTF-8");
   }
@@ -73,37 +88,45 @@ export async function readJsonBody(request: Request, bounds: number | BodyBounds
   }
 }
 
+/**
+ * The bytes of `request`'s body (`null` when there is none) within `bounds`:
+ * the size limit, the deadline and the stop signal of
+ * {@linkcode readJsonBody}, with its refusals.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readBodyBytes } from "./read_body.ts";
+ * const request = new Request("http://localhost/", { method: "POST", body: "{}" });
+ * assert.deepEqual(await readBodyBytes(request, 1024), new TextEncoder().encode("{}"));
+ * assert.equal(await readBodyBytes(new Request("http://localhost/"), 1024), null);
+ * ```
+ */
+export async function readBodyBytes(
+  request: Request,
+  bounds: number | BodyBounds,
+): Promise<Uint8Array<ArrayBuffer> | null> {
+  const { limit, deadlines } = typeof bounds === "number" ? { limit: bounds } : bounds;
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (!request.body) return null;
+  return await readBytes(request.body, limit, deadlines);
+}
+
 async function readBytes(
-  body: ReadableStream<Uint8Array>,
+  body: ReadableStream<Uint8Array<ArrayBuffer>>,
   limit: number,
-  deadlineMs: number | undefined,
-  signal: AbortSignal | undefined,
-): Promise<Uint8Array> {
+  deadlines: BodyDeadlines | undefined,
+): Promise<Uint8Array<ArrayBuffer>> {
   const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
   let size = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
-  // Settles (as a refusal) when the deadline passes or the server stops; the read loop races it.
-  const cutOff = new Promise<never>((_, reject) => {
-    if (deadlineMs !== undefined) {
-      timer = setTimeout(
-        () =>
-          reject(
-            new RequestError("ERR_REQUEST_TIMEOUT", `Cannot read the request body: it took over ${deadlineMs} ms`),
-          ),
-        deadlineMs,
-      );
-    }
-    onAbort = () =>
-      reject(new RequestError("ERR_SHUTTING_DOWN", "Cannot read the request body: the server is stopping"));
-    if (signal?.aborted) onAbort();
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-  cutOff.catch(() => {});
+  // Cut off (past the deadline, or the server stopping), the read ends early and says why.
+  const watched = deadlines?.watch(() => void reader.cancel().catch(() => {}));
   try {
     while (true) {
-      const { done, value } = await Promise.race([reader.read(), cutOff]);
+      const { done, value } = await reader.read();
+      if (watched?.error) throw watched.error;
       if (done) break;
       size += value.byteLength;
       if (size > limit) throw tooLarge(limit);
@@ -113,8 +136,7 @@ async function readBytes(
     await reader.cancel().catch(() => {});
     throw error;
   } finally {
-    clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener("abort", onAbort);
+    watched?.done();
   }
   if (chunks.length === 1) return chunks[0];
   const bytes = new Uint8Array(size);

@@ -33,6 +33,7 @@ import {
   dropInputs,
   expireIdle,
   type Lifecycle,
+  randomSessionId,
   unknownSession,
 } from "./session_lifecycle.ts";
 import { RequestError } from "./request_error.ts";
@@ -80,17 +81,18 @@ export class SessionHost {
     this.store = store;
     this.#now = options.now ?? (() => new Date());
     this.limits = serveLimits(options.limits);
-    this.#live = new LiveSessions(this.limits, () => this.#now().getTime(), options.cache ?? 10_000);
+    this.#live = new LiveSessions(this.limits, () => this.#now().getTime(), options.cache ?? 10_000, options.tally);
     const events = (id: string, event: Omit<AuditEvent, "at">) => this.#events(id, event);
-    this.#lifecycle = { store, live: this.#live, limits: this.limits, now: this.#now, events };
+    const newId = options.sessionIds ?? randomSessionId;
+    this.#lifecycle = { store, live: this.#live, limits: this.limits, now: this.#now, events, newId };
     new HostedSession(policy, this.#options, store, { id: "probe", ledger: "probe", created: "" });
   }
 
   /**
    * Make a session (its own ledger unless `ledger` names one to share) and
    * return its id. `credential` is the digest of the token the API returned
-   * for it (see `mintCredential`). Throws `ERR_SESSION_LIMIT` (429) when this
-   * process holds `limits.maxSessions` sessions.
+   * for it (see `mintCredential`). Throws `ERR_SESSION_LIMIT` (429) when
+   * `limits.maxSessions` sessions live (counted by the `tally` option).
    */
   create(
     options: { readonly id?: string; readonly ledger?: string; readonly credential?: string } = {},
@@ -98,6 +100,9 @@ export class SessionHost {
     expireIdle(this.#lifecycle);
     return createSession(this.#lifecycle, options);
   }
+
+  /** End the sessions idle past the limit now (each call on the host does it too). */
+  readonly expireIdle = (): void => expireIdle(this.#lifecycle);
 
   /** Whether a session exists (and was not deleted or expired in this process). */
   async has(id: string): Promise<boolean> {

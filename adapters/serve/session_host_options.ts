@@ -5,6 +5,7 @@
  */
 import type { GuardOptions } from "../../guard/mod.ts";
 import type { ServeLimits } from "./serve_limits.ts";
+import type { SessionTally } from "./session_tally.ts";
 
 /** A call as the API names it. */
 export interface CallRequest {
@@ -22,6 +23,10 @@ export interface SessionHostOptions {
   readonly now?: () => Date;
   /** Bounds on sessions (see {@linkcode ServeLimits}; defaults in `DEFAULT_LIMITS`). */
   readonly limits?: Partial<ServeLimits>;
+  /** The count the session cap is checked against (default: this host's own; see `sharedTally`). */
+  readonly tally?: SessionTally;
+  /** New session ids (default `s_` and 24 random hex digits); a worker thread makes ids routed to itself. */
+  readonly sessionIds?: () => string;
   /** Further guard options for every session (casts, say); `effects` and `onEvent` are the host's. */
   readonly guard?: Omit<GuardOptions, "effects" | "onEvent" | "approvers">;
 }

@@ -26,6 +26,8 @@ export interface Lifecycle {
   readonly now: () => Date;
   /** An event as the session's audit chain records it (with the time). */
   events(id: string, event: Omit<AuditEvent, "at">): AuditEvent[];
+  /** A new session's id. */
+  newId(): string;
 }
 
 /** Make a session under the cap (429 `ERR_SESSION_LIMIT` past it) and return its id. */
@@ -33,13 +35,13 @@ export async function createSession(
   life: Lifecycle,
   options: { readonly id?: string; readonly ledger?: string; readonly credential?: string },
 ): Promise<string> {
-  if (!life.live.hasRoom()) {
+  if (!life.live.claim()) {
     throw new RequestError(
       "ERR_SESSION_LIMIT",
       `Cannot make a session: ${life.limits.maxSessions} are alive; delete finished ones (DELETE /v1/sessions/ID) or wait for idle ones to expire`,
     );
   }
-  const id = options.id ?? `s_${randomHex(12)}`;
+  const id = options.id ?? life.newId();
   const record: CredentialedSession = {
     id,
     ledger: options.ledger ?? id,
@@ -47,11 +49,20 @@ export async function createSession(
     ...(options.credential ? { credential: options.credential } : {}),
   };
   // The session and the first event of its chain are one write.
-  if (!(await life.store.createSession(record, life.events(id, { kind: "session", ledger: record.ledger })))) {
-    throw new RequestError("ERR_SESSION_EXISTS", `Cannot make session "${id}": it exists`);
+  let made = false;
+  try {
+    made = await life.store.createSession(record, life.events(id, { kind: "session", ledger: record.ledger }));
+  } finally {
+    if (!made) life.live.unclaim();
   }
-  life.live.touch(id, record.credential !== undefined);
+  if (!made) throw new RequestError("ERR_SESSION_EXISTS", `Cannot make session "${id}": it exists`);
+  life.live.touch(id, record.credential !== undefined, true);
   return id;
+}
+
+/** A new session id: `s_` and 24 random hex digits. */
+export function randomSessionId(): string {
+  return `s_${randomHex(12)}`;
 }
 
 /**

@@ -6,11 +6,10 @@
  *
  * @module
  */
-import { errorAnswer } from "./error_answer.ts";
+import { connectionGate } from "./connection_gate.ts";
 import { apiHandler, type ApiOptions } from "./http_api.ts";
-import { RequestError } from "./request_error.ts";
 import type { SessionHost } from "./session_host.ts";
-import { listenedHosts } from "./web_checks.ts";
+import { type HostNames, listenedHosts } from "./web_checks.ts";
 
 /** Options of {@linkcode startServer}. */
 export interface ServerOptions extends Omit<ApiOptions, "hosts" | "signal"> {
@@ -75,48 +74,14 @@ export function isLoopback(hostname: string): boolean {
  * ```
  */
 export function startServer(host: SessionHost, options: ServerOptions): RunningServer {
-  const hostname = options.hostname ?? "localhost";
-  if (!isLoopback(hostname) && options.token === undefined) {
-    throw new TypeError(`Cannot serve on "${hostname}": other interfaces than localhost need --token`);
-  }
-  if (options.token !== undefined && options.token.length < 16) {
-    throw new TypeError("Cannot serve with this token: use at least 16 characters");
-  }
   const stopping = new AbortController();
-  let hosts = listenedHosts(hostname, 0);
-  const handler = apiHandler(host, { ...options, hosts: () => hosts, signal: stopping.signal });
-  const connections = new Map<string, number>();
-  const server = Deno.serve({
-    hostname,
-    port: options.port ?? DEFAULT_PORT,
-    onListen: () => {},
-    onError: () =>
-      new Response('{"error":{"code":"ERR_INTERNAL","message":"pab failed unexpectedly"}}', { status: 500 }),
-  }, async (request, info) => {
-    // A connection is counted while it has a request in flight; past the cap the answer closes it.
-    const peer = `${info.remoteAddr.hostname}:${info.remoteAddr.port}`;
-    const active = connections.get(peer);
-    if (active === undefined && connections.size >= host.limits.maxConnections) {
-      await request.body?.cancel().catch(() => {});
-      return errorAnswer(
-        new RequestError("ERR_OVERLOADED", `Cannot serve another connection now: ${connections.size} are busy`),
-        { connection: "close" },
-      );
-    }
-    connections.set(peer, (active ?? 0) + 1);
-    try {
-      return await handler(request);
-    } finally {
-      const left = (connections.get(peer) ?? 1) - 1;
-      if (left > 0) connections.set(peer, left);
-      else connections.delete(peer);
-    }
-  });
-  const port = server.addr.port;
-  hosts = listenedHosts(hostname, port, options.allowHosts ?? []);
-  const shown = hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname;
+  const { server, port, url } = listenFor(
+    options,
+    host.limits.maxConnections,
+    (hosts) => apiHandler(host, { ...options, hosts, signal: stopping.signal }),
+  );
   return {
-    url: `http://${shown}:${port}`,
+    url,
     port,
     shutdown: () => {
       stopping.abort();
@@ -124,4 +89,39 @@ export function startServer(host: SessionHost, options: ServerOptions): RunningS
     },
     finished: server.finished,
   };
+}
+
+/**
+ * Listen as `options` say, with at most `maxConnections` busy connections,
+ * serving with the handler `handle` makes (given the `Host` values accepted,
+ * known once the port is): what `startServer` and `startWorkerServer` share.
+ * Throws `TypeError` for a non-loopback interface without a token, or a
+ * token shorter than 16 characters.
+ */
+export function listenFor(
+  options: Pick<ServerOptions, "hostname" | "token" | "port" | "allowHosts">,
+  maxConnections: number,
+  handle: (hosts: () => HostNames) => (request: Request) => Promise<Response>,
+): { server: Deno.HttpServer<Deno.NetAddr>; port: number; url: string } {
+  const hostname = options.hostname ?? "localhost";
+  if (!isLoopback(hostname) && options.token === undefined) {
+    throw new TypeError(`Cannot serve on "${hostname}": other interfaces than localhost need --token`);
+  }
+  if (options.token !== undefined && options.token.length < 16) {
+    throw new TypeError("Cannot serve with this token: use at least 16 characters");
+  }
+  let hosts = listenedHosts(hostname, 0);
+  const handler = handle(() => hosts);
+  const gate = connectionGate(maxConnections);
+  const server = Deno.serve({
+    hostname,
+    port: options.port ?? DEFAULT_PORT,
+    onListen: () => {},
+    onError: () =>
+      new Response('{"error":{"code":"ERR_INTERNAL","message":"pab failed unexpectedly"}}', { status: 500 }),
+  }, (request, info) => gate(request, info, () => handler(request)));
+  const port = server.addr.port;
+  hosts = listenedHosts(hostname, port, options.allowHosts ?? []);
+  const shown = hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname;
+  return { server, port, url: `http://${shown}:${port}` };
 }

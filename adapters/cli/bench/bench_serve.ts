@@ -6,8 +6,10 @@
  *
  * @module
  */
-import { benchPolicy, loadServer, type ServeLoadResult, splitStep } from "./serve_load.ts";
-import { SessionHost, startServer } from "../../serve/mod.ts";
+import { BENCH_POLICY_YAML, benchPolicy, type ServeLoad, type ServeLoadResult, splitStep } from "./serve_load.ts";
+import { type RunningServer, SessionHost, startServer, startWorkerServer } from "../../serve/mod.ts";
+import { SERVE_WORKER_MODULE, type ServeWorkerConfig } from "../commands/serve_worker.ts";
+import { loadInWorker, type WorkerLoadWatch } from "./load_worker.ts";
 import { openStore } from "../../store/mod.ts";
 import type { Bench } from "./benchmark.ts";
 import { type CommandInput, defineCommand } from "../shell/define_command.ts";
@@ -23,16 +25,23 @@ export const serveBench: Bench = {
 const command = defineCommand({
   name: "bench serve",
   summary: serveBench.summary,
-  description: `Start pab serve in this process and load it over HTTP: N sessions, each step
+  description: `Start pab serve in this process (--workers N worker threads; 0 serves on
+the main thread; default 2 in memory, 0 on a KV file) and load it over HTTP from a client on its own
+thread (keep-alive connections, one per session): N sessions, each step
 recording a tool output (--output-chars, default 3000) and deciding a call.
-Prints decisions per second, p50 and p99 step latency, and the split of a
-step's time (recording, decision, store and the audit hashing within it, host, JSON, HTTP) measured by running
-the same steps with fewer layers. --soak M runs M minutes with sessions made
+Prints decisions per second, p50 and p99 step latency, the server's and the
+client's CPU time per decision, and the split of a step's time (recording,
+decision, store and the audit hashing within it, host, JSON, HTTP) measured
+by running the same steps with fewer layers. --soak M runs M minutes with sessions made
 and deleted every 20 steps and samples RSS; --scale runs 10, 1,000 and 5,000
 live sessions with 10 clients.`,
   options: {
     store: { type: "string", description: "The store: :memory: (default) or a KV file such as /tmp/pab/bench.kv" },
     sessions: { type: "integer", description: "Concurrent sessions (default 50)" },
+    workers: {
+      type: "integer",
+      description: "Worker threads serving the sessions (0: the main thread; default 2 in memory, 0 on a KV file)",
+    },
     seconds: { type: "integer", description: "Seconds of load (default 10)" },
     "output-chars": { type: "integer", description: "Characters of tool output per decision (default 3000)" },
     "soak-minutes": { type: "integer", description: "Also soak for this many minutes and report RSS" },
@@ -48,41 +57,59 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
   const chars = input.integer("output-chars") ?? 3000;
   const sessions = input.integer("sessions") ?? 50;
   const seconds = input.integer("seconds") ?? 10;
-  const figures: Record<string, unknown> = { schemaVersion: 1, store: where, outputChars: chars };
+  // On a KV file, workers each commit on their own handle (SQLite takes one writer at a time): one thread is faster.
+  const workers = input.integer("workers") ?? (where === ":memory:" ? 2 : 0);
+  const figures: Record<string, unknown> = { schemaVersion: 1, store: where, outputChars: chars, workers };
   const say = (line: string) => input.flag("json") ? Promise.resolve() : io.stdout.write(`${line}\n`);
-  const cpuBefore = process.cpuUsage();
-  const load = await withServer(where, (url) => loadServer(url, { sessions, seconds, outputChars: chars }));
-  const cpu = process.cpuUsage(cpuBefore);
+  const run = (load: ServeLoad, watch?: WorkerLoadWatch) =>
+    withServer(where, workers, (url) => loadInWorker(url, load, watch));
+  // CPU time over the timed load: the process's, this thread's (the server's front, or the whole server with no
+  // workers) and the load client's; the workers' is the rest (with the runtime's own threads).
+  let process0 = process.cpuUsage();
+  let front0 = process.threadCpuUsage();
+  let processUs = 0;
+  let frontUs = 0;
+  const { result: load, clientCpuUs } = await run({ sessions, seconds, outputChars: chars }, {
+    onStart: () => [process0, front0] = [process.cpuUsage(), process.threadCpuUsage()],
+    onEnd: () => {
+      const [all, front] = [process.cpuUsage(process0), process.threadCpuUsage(front0)];
+      [processUs, frontUs] = [all.user + all.system, front.user + front.system];
+    },
+  });
   // CPU time per decision: on a busy machine, wall time also counts the time other processes had the cores.
-  const cpuUsPerDecision = Math.round((cpu.user + cpu.system) / Math.max(1, load.decisions));
-  figures.load = { ...load, cpuUsPerDecision, perCpuSecond: Math.round(1e6 / cpuUsPerDecision) };
+  const per = (us: number) => Math.round(us / Math.max(1, load.decisions));
+  const cpuUsPerDecision = per(processUs - clientCpuUs);
+  const clientUsPerDecision = per(clientCpuUs);
+  const frontUsPerDecision = workers ? per(frontUs) : undefined;
+  const perCpuSecond = Math.round(1e6 / cpuUsPerDecision);
+  figures.load = { ...load, cpuUsPerDecision, perCpuSecond, clientUsPerDecision, frontUsPerDecision };
   await say(
-    `${line(load)} (${where}); ${cpuUsPerDecision} us of CPU per decision (${
-      Math.round(1e6 / cpuUsPerDecision)
-    } per CPU-second)`,
+    `${line(load)} (${where}, ${workers} workers); server ${cpuUsPerDecision} us of CPU per decision ` +
+      `(${perCpuSecond} per CPU-second${
+        workers ? `; front thread ${frontUsPerDecision}, workers ${cpuUsPerDecision - frontUsPerDecision!}` : ""
+      }), load client ${clientUsPerDecision} us`,
   );
   const split = await withStore(where, (store) => splitStep(store, cpuUsPerDecision, chars));
   figures.splitUsPerStep = split;
   await say(
     `split per step (us): recording ${split.recordingUs}, decision ${split.decisionUs}, store ${split.storeUs} ` +
       `(audit hashing ${split.auditHashUs}), ` +
-      `host ${split.hostUs}, JSON ${split.jsonUs}, HTTP and client ${split.httpUs}`,
+      `host ${split.hostUs}, JSON ${split.jsonUs}, HTTP and threads ${split.httpUs}`,
   );
   const soak = input.integer("soak-minutes");
   if (soak) {
     const samples: { s: number; rssMiB: number; decisions: number }[] = [];
     const start = performance.now();
-    const result = await withServer(where, (url) =>
-      loadServer(url, {
-        sessions,
-        seconds: soak * 60,
-        outputChars: chars,
-        churn: 20,
-        onTick: (decisions) => {
-          const s = Math.round((performance.now() - start) / 1000);
-          if (s % 10 === 0) samples.push({ s, rssMiB: Math.round(Deno.memoryUsage().rss / 2 ** 20), decisions });
-        },
-      }));
+    const { result } = await run({
+      sessions,
+      seconds: soak * 60,
+      outputChars: chars,
+      churn: 20,
+      onTick: (decisions) => {
+        const s = Math.round((performance.now() - start) / 1000);
+        if (s % 10 === 0) samples.push({ s, rssMiB: Math.round(Deno.memoryUsage().rss / 2 ** 20), decisions });
+      },
+    });
     // RSS after the first tenth (warm-up) against the highest later sample.
     const settled = samples.filter((sample) => sample.s >= soak * 6);
     const first = settled[0]?.rssMiB ?? 0;
@@ -97,10 +124,7 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
   if (input.flag("scale")) {
     const scale: ServeLoadResult[] = [];
     for (const live of [10, 1000, 5000]) {
-      const result = await withServer(
-        where,
-        (url) => loadServer(url, { sessions: live, clients: 10, seconds, outputChars: chars }),
-      );
+      const { result } = await run({ sessions: live, clients: 10, seconds, outputChars: chars });
       scale.push(result);
       await say(`${live} live sessions, 10 clients: ${line(result)}`);
     }
@@ -118,25 +142,47 @@ async function withStore<T>(
   where: string,
   task: (store: Awaited<ReturnType<typeof openStore>>) => Promise<T>,
 ): Promise<T> {
+  return await withPath(where, async (path) => {
+    const store = await openStore(path);
+    try {
+      return await task(store);
+    } finally {
+      store.close();
+    }
+  });
+}
+
+/** A fresh store address for a run: `:memory:`, or a new KV file beside `where`, removed afterwards. */
+async function withPath<T>(where: string, task: (path: string) => Promise<T>): Promise<T> {
   const path = where === ":memory:" ? where : `${where}.${crypto.randomUUID()}`;
-  const store = await openStore(path);
   try {
-    return await task(store);
+    return await task(path);
   } finally {
-    store.close();
     if (path !== where) {
       for (const suffix of ["", "-wal", "-shm"]) await Deno.remove(`${path}${suffix}`).catch(() => {});
     }
   }
 }
 
-function withServer<T>(where: string, task: (url: string) => Promise<T>): Promise<T> {
-  return withStore(where, async (store) => {
-    const server = startServer(new SessionHost(benchPolicy(), store), { version: "bench", port: 0 });
+/** Serve the bench policy on a fresh store: on `workers` worker threads, or on this thread (0). */
+function withServer<T>(where: string, workers: number, task: (url: string) => Promise<T>): Promise<T> {
+  const serve = async (start: () => Promise<RunningServer>) => {
+    const server = await start();
     try {
       return await task(server.url);
     } finally {
       await server.shutdown();
     }
+  };
+  if (workers === 0) {
+    return withStore(
+      where,
+      (store) =>
+        serve(() => Promise.resolve(startServer(new SessionHost(benchPolicy(), store), { version: "bench", port: 0 }))),
+    );
+  }
+  return withPath(where, (path) => {
+    const config: ServeWorkerConfig = { policy: { text: BENCH_POLICY_YAML, source: "bench.yaml" }, store: path };
+    return serve(() => startWorkerServer({ module: SERVE_WORKER_MODULE, workers, config, version: "bench", port: 0 }));
   });
 }

@@ -13,6 +13,7 @@ import { parsePolicy } from "../../../guard/policy/text/mod.ts";
 import { SESSION_TOKEN_HEADER, SessionHost } from "../../serve/mod.ts";
 import type { PabStore } from "../../store/mod.ts";
 import { type AuditRecord, linkRecord } from "../../audit/mod.ts";
+import { HttpConnection } from "./http_connection.ts";
 
 /** How much load to put on the server. */
 export interface ServeLoad {
@@ -28,6 +29,8 @@ export interface ServeLoad {
   readonly clients?: number;
   /** Delete each session after this many steps and make a new one (default: never). */
   readonly churn?: number;
+  /** Called when the timed load starts (the sessions are made). */
+  readonly onStart?: () => void;
   /** Called every second with the decisions so far (for the soak's samples). */
   readonly onTick?: (decisions: number) => void;
 }
@@ -106,47 +109,52 @@ export function benchOutput(session: number, step: number, chars: number): strin
  * ```
  */
 export async function loadServer(base: string, load: ServeLoad = {}): Promise<ServeLoadResult> {
+  const port = Number(new URL(base).port);
   const sessions = load.sessions ?? 50;
   const chars = load.outputChars ?? 3000;
   const clients = Math.min(sessions, load.clients ?? sessions);
-  const open = async (i: number) => {
-    const made = await post(base, "/v1/sessions", {});
+  const connections = await Promise.all(Array.from({ length: clients }, () => HttpConnection.open(port)));
+  const open = async (connection: HttpConnection, i: number) => {
+    const made = await post(connection, "/v1/sessions", {});
     if (typeof made.token !== "string") throw new Error(`Cannot make a session: ${JSON.stringify(made)}`);
     const session = { id: String(made.session), token: made.token, n: i, steps: 0 };
-    const said = await post(base, `/v1/sessions/${session.id}/messages`, {
+    const said = await post(connection, `/v1/sessions/${session.id}/messages`, {
       role: "user",
       content: `Write to user${i}@corp.example`,
     }, session.token);
     if (said.ok !== true) throw new Error(`Cannot record a message: ${JSON.stringify(said)}`);
     return session;
   };
-  const opened: Awaited<ReturnType<typeof open>>[] = [];
-  for (let i = 0; i < sessions; i += 100) {
-    opened.push(...await Promise.all(Array.from({ length: Math.min(100, sessions - i) }, (_, k) => open(i + k))));
-  }
+  // Each client makes its share of the sessions, one at a time.
+  const shares = await Promise.all(connections.map(async (connection, client) => {
+    const mine = [];
+    for (let i = client; i < sessions; i += clients) mine.push(await open(connection, i));
+    return mine;
+  }));
   const latencies: number[] = [];
+  load.onStart?.();
   const started = performance.now();
   const deadline = started + (load.seconds ?? 10) * 1000;
   const tick = load.onTick ? setInterval(() => load.onTick?.(latencies.length), 1000) : undefined;
   try {
-    await Promise.all(Array.from({ length: clients }, async (_, client) => {
-      const mine = opened.filter((_, i) => i % clients === client);
+    await Promise.all(shares.map(async (mine, client) => {
+      const connection = connections[client];
       for (let step = 0; step < (load.steps ?? Infinity) && performance.now() < deadline; step++) {
         const at = step % mine.length;
         let session = mine[at];
         if (load.churn && session.steps >= load.churn) {
-          await remove(base, session.id, session.token);
-          session = mine[at] = await open(session.n);
+          await remove(connection, session.id, session.token);
+          session = mine[at] = await open(connection, session.n);
         }
         session.steps++;
         const i = session.n;
         const before = performance.now();
-        const recorded = await post(base, `/v1/sessions/${session.id}/results`, {
+        const recorded = await post(connection, `/v1/sessions/${session.id}/results`, {
           tool: "read_inbox",
           output: benchOutput(i, step, chars),
         }, session.token);
         if (recorded.ok !== true) throw new Error(`The results call failed: ${JSON.stringify(recorded)}`);
-        const answer = await post(base, `/v1/sessions/${session.id}/decide`, {
+        const answer = await post(connection, `/v1/sessions/${session.id}/decide`, {
           tool: "send_email",
           args: { to: step % 2 ? `user${i}@corp.example` : `carol${i}.${step % 7}@corp.example` },
         }, session.token);
@@ -156,6 +164,7 @@ export async function loadServer(base: string, load: ServeLoad = {}): Promise<Se
     }));
   } finally {
     clearInterval(tick);
+    for (const connection of connections) connection.close();
   }
   return summary(sessions, latencies, (performance.now() - started) / 1000);
 }
@@ -278,22 +287,24 @@ function summary(sessions: number, latencies: number[], seconds: number): ServeL
   };
 }
 
-async function post(base: string, path: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
-  const response = await fetch(`${base}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { [SESSION_TOKEN_HEADER]: token } : {}) },
-    body: JSON.stringify(body),
-  });
-  return await response.json();
+async function post(
+  connection: HttpConnection,
+  path: string,
+  body: unknown,
+  token?: string,
+): Promise<Record<string, unknown>> {
+  const answer = await connection.request(
+    "POST",
+    path,
+    token ? { [SESSION_TOKEN_HEADER]: token } : {},
+    JSON.stringify(body),
+  );
+  return JSON.parse(answer.body);
 }
 
-async function remove(base: string, id: string, token: string): Promise<void> {
-  const response = await fetch(`${base}/v1/sessions/${id}`, {
-    method: "DELETE",
-    headers: { [SESSION_TOKEN_HEADER]: token },
-  });
-  if (response.status !== 200) throw new Error(`Cannot delete session "${id}": ${await response.text()}`);
-  await response.body?.cancel();
+async function remove(connection: HttpConnection, id: string, token: string): Promise<void> {
+  const answer = await connection.request("DELETE", `/v1/sessions/${id}`, { [SESSION_TOKEN_HEADER]: token });
+  if (answer.status !== 200) throw new Error(`Cannot delete session "${id}": ${answer.body}`);
 }
 
 function round(value: number): number {

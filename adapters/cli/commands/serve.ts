@@ -5,11 +5,20 @@
  */
 import config from "../../../deno.json" with { type: "json" };
 import { CLAUDE_CODE_HOOK_PATH, claudeCodeRoute } from "../../claude_code/mod.ts";
-import { DEFAULT_LIMITS, DEFAULT_PORT, SESSION_TOKEN_HEADER, SessionHost, startServer } from "../../serve/mod.ts";
+import {
+  DEFAULT_LIMITS,
+  DEFAULT_PORT,
+  SESSION_TOKEN_HEADER,
+  SessionHost,
+  startServer,
+  startWorkerServer,
+} from "../../serve/mod.ts";
+import { parsePolicy } from "../../../guard/policy/text/mod.ts";
+import { hookSessionKey, SERVE_WORKER_MODULE, type ServeWorkerConfig } from "./serve_worker.ts";
 import { openStore } from "../../store/mod.ts";
 import { UsageError } from "../shell/cli_error.ts";
 import type { Command } from "../shell/command.ts";
-import { loadPolicyFile } from "../policy/load_policy.ts";
+import { readPolicyText } from "../policy/load_policy.ts";
 import { type CommandInput, defineCommand } from "../shell/define_command.ts";
 import type { Io } from "../io/io.ts";
 import { stopSignal } from "../io/stop_signal.ts";
@@ -48,6 +57,12 @@ comma-separated for several`,
     },
     "max-sessions": { type: "string", value: "N", description: "Sessions alive at once (default 10000)" },
     "idle-minutes": { type: "string", value: "N", description: "Minutes an unused session lives (default 60)" },
+    workers: {
+      type: "string",
+      value: "N",
+      description: `Serve the sessions on N worker threads (default 1: on this thread); each
+session lives in one worker, and with the in-memory store so do its data`,
+    },
   },
   notes: `"pab serve delete SESSION --session-token T [--url URL] [--token T]" ends a
 session on a running server (later calls on it are refused; its audit chain
@@ -121,7 +136,9 @@ async function listen(input: CommandInput, io: Io): Promise<number> {
     "allow-host": input.string("allow-host"),
     "max-sessions": input.string("max-sessions"),
     "idle-minutes": input.string("idle-minutes"),
+    workers: input.string("workers"),
   };
+  const workers = integer(values.workers, "workers", 1, 1, 64);
   const port = integer(values.port, "port", 4517, 0, 65535);
   const maxBody = integer(values["max-body"], "max-body", 256 * 1024, 1024, 64 * 1024 * 1024);
   const limits = {
@@ -131,8 +148,10 @@ async function listen(input: CommandInput, io: Io): Promise<number> {
   const allowHosts = typeof values["allow-host"] === "string"
     ? values["allow-host"].split(",").map((host) => host.trim()).filter(Boolean)
     : [];
-  const policy = await loadPolicyFile(values.policy, io);
-  const store = await openStore(typeof values.store === "string" ? values.store : ":memory:");
+  const text = await readPolicyText(values.policy, io);
+  const policy = parsePolicy(text.text, { source: values.policy, format: text.format });
+  const where = typeof values.store === "string" ? values.store : ":memory:";
+  const store = await openStore(where);
   try {
     let host: SessionHost;
     try {
@@ -140,26 +159,42 @@ async function listen(input: CommandInput, io: Io): Promise<number> {
     } catch (error) {
       throw new UsageError(`cannot serve policy "${values.policy}": ${(error as Error).message}`, "serve");
     }
+    const options = {
+      version: config.version,
+      port,
+      maxBody,
+      allowHosts,
+      ...(typeof values.hostname === "string" ? { hostname: values.hostname } : {}),
+      ...(typeof values.token === "string" ? { token: values.token } : {}),
+    };
     let server;
     try {
-      server = startServer(host, {
-        version: config.version,
-        port,
-        maxBody,
-        routes: { [CLAUDE_CODE_HOOK_PATH]: claudeCodeRoute(host) },
-        allowHosts,
-        ...(typeof values.hostname === "string" ? { hostname: values.hostname } : {}),
-        ...(typeof values.token === "string" ? { token: values.token } : {}),
-      });
+      if (workers === 1) {
+        server = startServer(host, { ...options, routes: { [CLAUDE_CODE_HOOK_PATH]: claudeCodeRoute(host) } });
+      } else {
+        // Each worker opens the store itself (its own share of an in-memory one).
+        const shared: ServeWorkerConfig = { policy: { ...text, source: values.policy }, store: where };
+        server = await startWorkerServer({
+          ...options,
+          module: SERVE_WORKER_MODULE,
+          workers,
+          config: shared,
+          limits,
+          routeKeys: { [CLAUDE_CODE_HOOK_PATH]: hookSessionKey },
+        });
+      }
     } catch (error) {
       if (error instanceof TypeError) throw new UsageError(error.message, "serve");
+      if (workers > 1) throw new UsageError(`cannot start the workers: ${(error as Error).message}`, "serve");
       throw error;
     }
     const stop = stopSignal();
     stop.signal.addEventListener("abort", () => void server.shutdown(), { once: true });
     await io.stdout.write(`${server.url}\n`);
     await io.stderr.write(
-      `pab serve: listening on ${server.url} (policy "${values.policy}", store ${store.description})\n`,
+      `pab serve: listening on ${server.url} (policy "${values.policy}", store ${store.description}${
+        workers > 1 ? `, ${workers} workers` : ""
+      })\n`,
     );
     try {
       await server.finished;

@@ -1,0 +1,47 @@
+/**
+ * `pab bench serve` runs end to end (a smoke test, not a timing): on worker
+ * threads and on one thread, in memory and on a KV file, it reports
+ * decisions, latency, the server's and the client's CPU time and the split.
+ */
+import assert from "node:assert/strict";
+import { runBench } from "../adapters/cli/commands/bench.ts";
+import { serveBench } from "../adapters/cli/bench/bench_serve.ts";
+import { memoryIo } from "../adapters/cli/io/memory_io.ts";
+
+for (const [workers, store] of [["2", undefined], ["0", undefined], ["2", "kv"]] as const) {
+  Deno.test(`pab bench serve --json --workers ${workers}${store ? " on a KV file" : ""} reports every figure`, async () => {
+    const dir = store ? await Deno.makeTempDir({ prefix: "pab_bench_serve_" }) : undefined;
+    const memory = memoryIo();
+    const args = [
+      "serve",
+      "--json",
+      "--seconds",
+      "1",
+      "--sessions",
+      "3",
+      "--output-chars",
+      "300",
+      "--workers",
+      workers,
+    ];
+    if (dir) args.push("--store", `${dir}/bench.kv`);
+    try {
+      assert.equal(await runBench(args, memory.io, { serve: serveBench }), 0, memory.stderr());
+      const result = JSON.parse(memory.stdout());
+      assert.equal(result.schemaVersion, 1);
+      assert.equal(result.workers, Number(workers));
+      assert.equal(result.load.sessions, 3);
+      assert.ok(result.load.decisions > 0 && result.load.perSecond > 0);
+      assert.ok(result.load.p99Ms >= result.load.p50Ms);
+      assert.ok(result.load.cpuUsPerDecision > 0 && result.load.clientUsPerDecision >= 0);
+      assert.equal(typeof result.load.frontUsPerDecision, workers === "0" ? "undefined" : "number");
+      for (const part of ["recordingUs", "decisionUs", "storeUs", "auditHashUs", "hostUs", "jsonUs", "httpUs"]) {
+        assert.equal(typeof result.splitUsPerStep[part], "number", part);
+      }
+      // The run's KV files are removed.
+      if (dir) assert.deepEqual(Array.from(Deno.readDirSync(dir)), []);
+    } finally {
+      if (dir) await Deno.remove(dir, { recursive: true });
+    }
+  });
+}

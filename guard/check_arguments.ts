@@ -156,8 +156,7 @@ function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Finding
     found.notes.push({
       code: "delegated-value",
       message: `${shown()} appears only in ${names(pointed)}, which the user pointed at in their own words, and is ` +
-        `the only quantity the sources the user pointed at hold: the user delegated it (a second quantity there ` +
-        `would make this a question)`,
+        `the only quantity there: the user delegated it (a second one would make this a question)`,
     });
     return;
   }

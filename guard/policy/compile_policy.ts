@@ -328,7 +328,7 @@ class Compiler {
     if (patterns.length && (output.kind !== "label" || output.label.trust === "suspicious")) {
       this.#issue(
         `${at}.trusted_fields`,
-        "trusted_fields names the fields that keep the output's label, but this output is untrusted or unlabelled",
+        "trusted_fields keep a trusted output's label, but this output is untrusted or unlabelled",
         "declare output: trusted (or a trusted label), or remove trusted_fields",
       );
     }

@@ -181,7 +181,7 @@ class Compiler {
       if (rule.allow !== undefined && rule.allow.length === 0) {
         this.#issue(
           `${at}.args.${arg}.allow`,
-          "an empty allow list allows no value, and a rule that reads it as absent would allow every value",
+          "an empty allow list is ambiguous: it could mean no value or every value",
           "list at least one value, or remove allow",
         );
       }

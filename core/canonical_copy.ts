@@ -59,16 +59,22 @@ export const COPY_LENGTH_LIMIT = 1 << 24;
  * ```
  */
 export function canonicalCopy(value: unknown): CanonicalCopy {
-  const walk = new CopyWalk();
+  const walk = new CopyWalk(true);
   const copy = walk.copy(value, 0, "");
   return { value: copy, json: walk.json ?? "undefined" };
 }
 
 /** The walk's state: the ancestors of the value being copied, and the last value's canonical text. */
-class CopyWalk {
+export class CopyWalk {
   /** The canonical text of the value copied last; `undefined` for `undefined` (dropped from objects). */
   json: string | undefined = undefined;
   readonly #ancestors = new Set<object>();
+  /** Whether functions, symbols and values beyond the copy limits are refused (a copy) or left out (a text only). */
+  readonly #strict: boolean;
+
+  constructor(strict: boolean) {
+    this.#strict = strict;
+  }
 
   copy(value: unknown, depth: number, path: string): unknown {
     switch (typeof value) {
@@ -95,15 +101,17 @@ class CopyWalk {
         }
         return this.#object(value, depth, path);
       default:
+        this.json = undefined;
+        if (!this.#strict) return undefined;
         throw new TypeError(`${where(path)}is a ${typeof value}, which cannot be copied: expected plain JSON data`);
     }
   }
 
   #object(value: object, depth: number, path: string): unknown {
-    if (depth >= COPY_DEPTH_LIMIT) {
+    if (this.#strict && depth >= COPY_DEPTH_LIMIT) {
       throw new TypeError(`${where(path)}nests more than ${COPY_DEPTH_LIMIT} levels deep`);
     }
-    // The same messages as canonicalJson's, which refuses the same values.
+    // canonicalJson walks too (not strict): it refuses these values with the same messages.
     if (this.#ancestors.has(value)) throw new TypeError("Cannot serialise a value that contains itself");
     const isArray = Array.isArray(value);
     if (!isArray) {
@@ -122,7 +130,7 @@ class CopyWalk {
 
   #array(value: unknown[], depth: number, path: string): readonly unknown[] {
     const length = value.length;
-    if (length > COPY_LENGTH_LIMIT) {
+    if (this.#strict && length > COPY_LENGTH_LIMIT) {
       throw new TypeError(`${where(path)}is an array of ${length} items: at most ${COPY_LENGTH_LIMIT} are copied`);
     }
     const copy: unknown[] = new Array(length);
@@ -137,7 +145,7 @@ class CopyWalk {
         continue;
       }
       copy[i] = this.copy(item, depth + 1, `${path}[${i}]`);
-      json += this.json;
+      json += this.json ?? "null";
     }
     this.json = json + "]";
     return Object.freeze(copy);

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { CopyWalk } from "./canonical_copy.ts";
 
 /**
  * Serialise a JSON value with sorted keys, so equal values give equal text.
@@ -18,39 +19,8 @@
  * ```
  */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value, new Set()));
-}
-
-function sortKeys(value: unknown, seen: Set<unknown>): unknown {
-  if (value === null || typeof value !== "object") {
-    if (typeof value === "bigint") return value.toString();
-    if (typeof value === "number" && !Number.isFinite(value)) return String(value);
-    return value;
-  }
-  if (seen.has(value)) throw new TypeError("Cannot serialise a value that contains itself");
-  if (!Array.isArray(value) && !isPlainObject(value)) {
-    // A Date, Map, Set, boxed primitive or class instance has no faithful JSON form:
-    // serialising its own keys would give distinct values the same text.
-    throw new TypeError(
-      `Cannot serialise a ${value.constructor?.name ?? "non-plain"} object: expected plain JSON data`,
-    );
-  }
-  seen.add(value);
-  try {
-    if (Array.isArray(value)) return value.map((item) => sortKeys(item === undefined ? null : item, seen));
-    // No prototype: a key named "__proto__" stays an ordinary key instead of vanishing into a setter.
-    const sorted: Record<string, unknown> = Object.create(null);
-    for (const key of Object.keys(value).sort()) {
-      const item = (value as Record<string, unknown>)[key];
-      if (item !== undefined && typeof item !== "function") sorted[key] = sortKeys(item, seen);
-    }
-    return sorted;
-  } finally {
-    seen.delete(value);
-  }
-}
-
-function isPlainObject(value: object): boolean {
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
+  // The walk that canonicalCopy makes, not strict: functions and symbols are left out as JSON.stringify leaves them out.
+  const walk = new CopyWalk(false);
+  walk.copy(value, 0, "");
+  return walk.json as string;
 }

@@ -155,9 +155,8 @@ function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Finding
     found.evidence.push({ argument: leaf.path, value: leaf.text, sources: uniqueNames(pointed) });
     found.notes.push({
       code: "delegated-value",
-      message: `${shown()} appears only in ${names(pointed)}, which the user pointed at in their own words, and is ` +
-        `the only quantity the sources the user pointed at hold: the user delegated it (a second quantity there ` +
-        `would make this a question)`,
+      message: `${shown()} appears only in ${names(pointed)}, which the user pointed at, as its only quantity: ` +
+        `the user delegated it`,
     });
     return;
   }
@@ -169,7 +168,7 @@ function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Finding
     found.evidence.push({ argument: leaf.path, value: leaf.text, sources: vouchers, formula: derived.formula });
     const changed = derived.from.includes("user")
       ? "changed as the user stated in their own words"
-      : "changed by the only quantity in " + derived.from.join(", ") + ", which the user pointed at in their own words";
+      : "changed by the only quantity in " + derived.from.join(", ") + ", which the user pointed at";
     found.notes.push({
       code: "derived-value",
       message: `${shown()} appears in no input, but is ${derived.formula}: ` +

@@ -73,8 +73,7 @@ export function askAboutCodeLikeNames(gaps: readonly Gap[]): Gap[] {
         ...gap,
         severity: "confirm" as const,
         delegation: "code-name" as const,
-        message: `${gap.message}; it reads as a name in code (object.property) as much as a host, so the user is ` +
-          `asked whether to send it`,
+        message: `${gap.message}; it reads as a name in code (object.property) too, so the user is asked`,
       }
       : gap
   );

@@ -62,8 +62,7 @@ export function askBeforeOpening(call: ToolCall, gaps: readonly Gap[]): Gap[] {
       if (leaf.text.trim() && !isWeakValue(leaf.text)) return [...gaps];
     }
   }
-  const clause = "; the call carries nothing but this link, as a stranger wrote it, so the user is asked whether " +
-    "to open it";
+  const clause = "; the call carries nothing but this link, so the user is asked whether to open it";
   return gaps.map((each) =>
     each === gap
       ? { ...gap, severity: "confirm" as const, delegation: "link" as const, message: gap.message + clause }

@@ -262,7 +262,7 @@ function explainNoRoute(context: PlanContext, call: ToolCall, gaps: readonly Gap
     if (undesignated.length) {
       why.push(
         `the user did not point at ${[...new Set(undesignated)].join(", ")} in their own words, so the user is not ` +
-          `asked; a task that names that source (the file, page or message) may be confirmed`,
+          `asked; a task that names that source may be confirmed`,
       );
     }
     if (GAP_KINDS[code].noRoute) why.push(GAP_KINDS[code].noRoute);

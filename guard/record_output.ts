@@ -148,9 +148,7 @@ export function recordOutput(context: RecordContext, tool: string, output: unkno
         tool,
         detail: {
           code: "structure-lost",
-          message:
-            "the output looks like JSON but does not parse (cut at a size limit, or malformed): untrusted as a " +
-            "whole",
+          message: "the output looks like JSON but does not parse (cut or malformed): untrusted as a whole",
         },
       });
     }

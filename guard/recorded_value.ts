@@ -86,5 +86,5 @@ export function onlyRecorded(sources: readonly Source[], named: number): boolean
 export function recordedClause(sources: readonly Source[]): string {
   const names = uniqueNames(sources).join(", ");
   return `; the user did not point at ${names}, but strangers wrote it there only as a field of its own (a sender, ` +
-    `a name, an address), never inside their text, so the user is asked whether it is the one they meant`;
+    `an address), not in their text, so the user is asked`;
 }

@@ -34,29 +34,17 @@ const NAMED: ReadonlyMap<string, string> = new Map(
 /** Names whose `;` may be left out (the legacy references a browser still decodes in text). */
 const LEGACY = new Set(["amp", "AMP", "lt", "LT", "gt", "GT", "quot", "QUOT", "nbsp"]);
 
-/** The diacritic suffixes of HTML's Latin letter names (`Aacute`, `ccedil`, `zcaron`) and their combining marks. */
-const MARKS: Readonly<Record<string, string>> = {
-  acute: "\u0301",
-  grave: "\u0300",
-  circ: "\u0302",
-  tilde: "\u0303",
-  macr: "\u0304",
-  breve: "\u0306",
-  dot: "\u0307",
-  uml: "\u0308",
-  ring: "\u030a",
-  dblac: "\u030b",
-  caron: "\u030c",
-  cedil: "\u0327",
-  ogon: "\u0328",
-};
-const LATIN_MARKED = /^([A-Za-z])(acute|grave|circ|tilde|macr|breve|dot|uml|ring|dblac|caron|cedil|ogon)$/;
+/** The diacritic suffixes of HTML's Latin letter names (`Aacute`, `ccedil`, `zcaron`). */
+const MARKS = "acute grave circ tilde macr breve dot uml ring dblac caron cedil ogon".split(" ");
+/** Each suffix's combining mark, as its offset from U+0300 (`acute` is U+0301). */
+const MARK_OFFSETS = [1, 0, 2, 3, 4, 6, 7, 8, 10, 11, 12, 39, 40];
+const LATIN_MARKED = new RegExp(`^([A-Za-z])(${MARKS.join("|")})$`);
 /** `Ascr`, `bfr`, `copf`: script, fraktur and double-struck letters, which NFKC folds to the plain letter. */
 const MATH_LETTER = /^([A-Za-z])(?:scr|fr|opf)$/;
 
 /** Windows-1252 meanings of the C1 controls, which HTML gives numeric references 128 to 159. */
-const C1 = "\u20ac\x81\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\x8d\u017d\x8f" +
-  "\x90\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\x9d\u017e\u0178";
+const C1 = ("20ac 81 201a 192 201e 2026 2020 2021 2c6 2030 160 2039 152 8d 17d 8f 90 2018 2019 201c 201d 2022 2013 " +
+  "2014 2dc 2122 161 203a 153 9d 17e 178").split(" ").map((hex) => String.fromCharCode(parseInt(hex, 16)));
 const REFERENCE = /&(?:#(?:[xX]([0-9a-fA-F]+)|([0-9]+));?|([A-Za-z][A-Za-z0-9]{0,31})(;?))/y;
 
 /**
@@ -114,6 +102,6 @@ function namedCharacter(name: string, semicolon: boolean): string | undefined {
   const fixed = NAMED.get(name);
   if (fixed !== undefined) return fixed;
   const marked = LATIN_MARKED.exec(name);
-  if (marked) return (marked[1] + MARKS[marked[2]]).normalize("NFC");
+  if (marked) return (marked[1] + String.fromCharCode(0x300 + MARK_OFFSETS[MARKS.indexOf(marked[2])])).normalize("NFC");
   return MATH_LETTER.exec(name)?.[1] ?? name;
 }

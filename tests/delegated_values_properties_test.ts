@@ -54,7 +54,7 @@ Deno.test("Guard.decide() lets the only amount of a file the user named pass, an
   assert.equal(decision.outcome, "allow", explainDecision(decision));
   assert.deepEqual(decision.evidence.find((item) => item.argument === "amount")?.sources, ["tool:read_file"]);
   assert.deepEqual(decision.notes.map((note) => note.code), ["delegated-value"]);
-  assert.match(explainDecision(decision), /which the user pointed at in their own words, and is the only quantity/);
+  assert.match(explainDecision(decision), /which the user pointed at, as its only quantity: the user delegated it/);
 });
 
 Deno.test("Guard.decide() asks about the only account in a file the user named: a party is never delegated", () => {

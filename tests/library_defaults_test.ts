@@ -128,7 +128,7 @@ Deno.test("Guard.decide() blocks an untrusted value the user did not point at, a
     text,
     /the user did not point at tool:read_inbox \(no call that read it was named in the user's own words\)/,
   );
-  assert.match(text, /way to yes: none in this policy: .*a task that names that source .* may be confirmed/);
+  assert.match(text, /way to yes: none in this policy: .*a task that names that source may be confirmed/);
   const asked = guard.decide("send_message", { recipient: "Trent", body: "hi" });
   assert.equal(asked.outcome, "confirm");
   assert.equal(asked.gaps[0].delegation, "designated");

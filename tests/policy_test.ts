@@ -283,7 +283,7 @@ Deno.test("parsePolicy() rejects an empty allow list, which would otherwise allo
     "empty.yaml",
     [{
       path: "tools.pay.args.iban.allow",
-      message: "an empty allow list allows no value, and a rule that reads it as absent would allow every value",
+      message: "an empty allow list is ambiguous: it could mean no value or every value",
       hint: "list at least one value, or remove allow",
     }],
   );

@@ -94,3 +94,23 @@ Deno.test("Guard.decide() lets an outward comment that names error.message run, 
   assert.notEqual(link.outcome, "allow");
   assert.deepEqual(link.gaps.map((gap) => gap.rule), ["outward-default"]);
 });
+
+Deno.test("about one label in sixteen that is no top-level domain is read as one, and no fewer than one in twenty-five", async () => {
+  const list = await installedList();
+  const tlds = new Set(list ? icannTopLevelDomains(list) : []);
+  let state = 12345;
+  let labels = 0;
+  let found = 0;
+  while (labels < 50_000) {
+    let label = "";
+    for (let i = 0; i < 7; i++) {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      label += String.fromCharCode(97 + (state >>> 16) % 26);
+    }
+    if (tlds.has(label)) continue;
+    labels++;
+    if (isTopLevelDomain(label)) found++;
+  }
+  assert.ok(found / labels < 1 / 14, `${found} of ${labels}`);
+  assert.ok(found / labels > 1 / 25, `${found} of ${labels}`);
+});

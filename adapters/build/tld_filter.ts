@@ -1,5 +1,5 @@
 /**
- * Make `harvest/_tld_filter.ts`, the Bloom filter of delegated top-level
+ * Make `harvest/_tld_filter.ts`, the xor filter of delegated top-level
  * domains that tells a bare host (`evil.shop`) from a name in code
  * (`error.message`), from the ICANN section of the Public Suffix List.
  *
@@ -31,11 +31,13 @@ export function icannTopLevelDomains(list: string): string[] {
 export async function tldFilterModule(list: string, path: string): Promise<string> {
   const tlds = icannTopLevelDomains(list);
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(list)));
+  const { seed, text } = writeTldFilter(tlds);
   const sha256 = [...digest].map((byte) => byte.toString(16).padStart(2, "0")).join("");
   return `// Made by adapters/build/tld_filter.ts from ${path.split("/").at(-1)}: ${tlds.length} top-level domains.\n` +
     `// Do not edit. The list's sha256: ${sha256}\n` +
-    `/** The delegated top-level domains as a Bloom filter (see top_level_domains.ts). */\n` +
-    `export const TLD_FILTER =\n  "${writeTldFilter(tlds)}";\n`;
+    `/** The seed the filter's hashes start from. */\nexport const TLD_FILTER_SEED = ${seed};\n` +
+    `/** The delegated top-level domains as an xor filter (see top_level_domains.ts). */\n` +
+    `export const TLD_FILTER =\n  "${text}";\n`;
 }
 
 if (import.meta.main) {

@@ -93,7 +93,7 @@ class Compiler {
       for (const [key, ref] of Object.entries(spec.entries)) {
         entries[key] = this.#labelRef(ref, `catalogues.${name}.entries.${key}`);
       }
-      catalogues[name] = Object.freeze({ key: spec.key, entries: Object.freeze(entries) });
+      catalogues[name] = { key: spec.key, entries };
     }
     const approvers: Record<string, ApproverPolicy> = {};
     for (const [name, spec] of Object.entries(raw.approvers ?? {})) {
@@ -113,7 +113,7 @@ class Compiler {
           );
         }
       });
-      approvers[name] = Object.freeze({ mandate: Object.freeze(spec.mandate.filter(isGapCode)) });
+      approvers[name] = { mandate: spec.mandate.filter(isGapCode) };
     }
     const tools: Record<string, ToolPolicy> = {};
     for (const [name, spec] of Object.entries(raw.tools ?? {})) tools[name] = this.#tool(name, spec ?? {}, catalogues);
@@ -127,15 +127,15 @@ class Compiler {
         this.#issue(`schemas.${name}.fields`, "a schema needs at least one field", "add a bool, int or enum field");
       }
       (spec.tools ?? []).forEach((tool, i) => this.#toolRef(tool, tools, `schemas.${name}.tools.${i}`));
-      schemas[name] = Object.freeze({
-        fields: Object.freeze(fields),
+      schemas[name] = {
+        fields,
         merge: this.#labelRef(spec.merge, `schemas.${name}.merge`),
-        tools: Object.freeze([...(spec.tools ?? [])]),
-      });
+        tools: [...(spec.tools ?? [])],
+      };
     }
     const casts: Record<string, CastPolicy> = {};
     for (const [tool, spec] of Object.entries(raw.casts ?? {})) {
-      casts[tool] = Object.freeze({ cast: spec.cast, ceiling: this.#labelRef(spec.ceiling, `casts.${tool}.ceiling`) });
+      casts[tool] = { cast: spec.cast, ceiling: this.#labelRef(spec.ceiling, `casts.${tool}.ceiling`) };
     }
     this.#checkEffects(tools);
     const onTainted = raw.default?.on_tainted ?? "confirm";
@@ -181,7 +181,7 @@ class Compiler {
       if (rule.allow !== undefined && rule.allow.length === 0) {
         this.#issue(
           `${at}.args.${arg}.allow`,
-          "an empty allow list allows no value, and a rule that reads it as absent would allow every value",
+          "an empty allow list is ambiguous: it could mean no value or every value",
           "list at least one value, or remove allow",
         );
       }
@@ -278,7 +278,7 @@ class Compiler {
       }
       return { type: "int", min: spec.int.min, max: spec.int.max };
     }
-    return { type: "enum", values: Object.freeze([...spec.enum]) };
+    return { type: "enum", values: [...spec.enum] };
   }
 
   #labelRef(ref: RawLabelRef, at: string): Label {
@@ -328,7 +328,7 @@ class Compiler {
     if (patterns.length && (output.kind !== "label" || output.label.trust === "suspicious")) {
       this.#issue(
         `${at}.trusted_fields`,
-        "trusted_fields names the fields that keep the output's label, but this output is untrusted or unlabelled",
+        "trusted_fields keep a trusted output's label, but this output is untrusted or unlabelled",
         "declare output: trusted (or a trusted label), or remove trusted_fields",
       );
     }

@@ -1,4 +1,4 @@
-import { type AuditEvent, type AuditRecord, linkRecord } from "../audit/mod.ts";
+import { type AuditEvent, type AuditRecord, type LinkedText, linkText } from "../audit/mod.ts";
 import { setText } from "./_kv_text.ts";
 import type { KvMutations } from "./_kv_batch.ts";
 
@@ -9,7 +9,7 @@ export type HeadEntry = Deno.KvEntryMaybe<{ seq: number; hash: string }>;
  * Chain `events` after the head of `stream` in an atomic operation: `known`
  * (the head this process last wrote) or else the stored one. The head is
  * checked, so the operation fails if another writer moved it. Returns the
- * records the operation writes and the head it sets.
+ * records the operation writes (as their JSON texts) and the head it sets.
  */
 export async function addAudit(
   kv: Deno.Kv,
@@ -17,16 +17,16 @@ export async function addAudit(
   stream: string,
   events: readonly AuditEvent[],
   known?: HeadEntry,
-): Promise<{ records: AuditRecord[]; head?: { seq: number; hash: string } }> {
+): Promise<{ records: LinkedText[]; head?: { seq: number; hash: string } }> {
   if (!events.length) return { records: [] };
   const headKey = ["pab", "head", stream];
   const head = known ?? await kv.get<{ seq: number; hash: string }>(headKey);
   operation.check(head);
-  const records: AuditRecord[] = [];
+  const records: LinkedText[] = [];
   let last: Pick<AuditRecord, "seq" | "hash"> | undefined = head.value ?? undefined;
   for (const event of events) {
-    const record = linkRecord(stream, last, event);
-    await setText(kv, operation, ["pab", "audit", stream, record.seq], JSON.stringify(record));
+    const record = linkText(stream, last, event);
+    await setText(kv, operation, ["pab", "audit", stream, record.seq], record.text);
     records.push(record);
     last = record;
   }

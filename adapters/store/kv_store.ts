@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
+import type { AuditEvent, AuditRecord, LinkedText } from "../audit/mod.ts";
 import { addAudit, KnownHeads } from "./_kv_audit.ts";
 import { dropSession } from "./_kv_drop.ts";
 import { linkInput } from "./_input_link.ts";
@@ -240,7 +240,7 @@ export class KvStore implements PabStore {
       () => Promise.resolve(true),
       undefined,
       (records) => {
-        appended = records;
+        appended = records.map((record) => JSON.parse(record.text));
       },
     );
     return appended;
@@ -351,7 +351,7 @@ export class KvStore implements PabStore {
     audit: readonly AuditEvent[],
     build: (operation: KvMutations) => Promise<T>,
     free?: () => Promise<boolean>,
-    appended?: (records: AuditRecord[]) => void,
+    appended?: (records: LinkedText[]) => void,
   ): Promise<T> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const outcome = await this.#gate.run(what, async () => {

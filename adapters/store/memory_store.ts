@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type AuditEvent, type AuditRecord, linkRecord } from "../audit/mod.ts";
+import { type AuditEvent, type AuditRecord, linkText } from "../audit/mod.ts";
 import type {
   EffectCommit,
   FinishResult,
@@ -202,12 +202,12 @@ export class MemoryStore implements PabStore {
 
   /** Append an event to a chain. */
   appendAudit(stream: string, event: AuditEvent): Promise<AuditRecord> {
-    return Promise.resolve(this.#chain(stream, [event])[0]);
+    return Promise.resolve(JSON.parse(this.#chain(stream, [event])[0]));
   }
 
   /** Append events to a chain at once. */
   appendAuditEvents(stream: string, events: readonly AuditEvent[]): Promise<AuditRecord[]> {
-    return Promise.resolve(this.#chain(stream, events));
+    return Promise.resolve(this.#chain(stream, events).map((text) => JSON.parse(text)));
   }
 
   /**
@@ -255,24 +255,23 @@ export class MemoryStore implements PabStore {
     return true;
   }
 
-  #chain(stream: string, events: readonly AuditEvent[]): AuditRecord[] {
+  /** Link `events` after the chain's head and keep them; returns their texts. */
+  #chain(stream: string, events: readonly AuditEvent[]): string[] {
     if (!events.length) return [];
     const chain = this.#audit.get(stream);
     let head: Pick<AuditRecord, "seq" | "hash"> | undefined = chain?.head;
     const texts: string[] = [];
-    const records: AuditRecord[] = [];
     for (const event of events) {
-      const record = linkRecord(stream, head, event);
-      texts.push(JSON.stringify(record));
-      records.push(record);
-      head = record;
+      const linked = linkText(stream, head, event);
+      texts.push(linked.text);
+      head = linked;
     }
     const last = { seq: head!.seq, hash: head!.hash };
     if (chain) {
       chain.records.push(...texts);
       chain.head = last;
     } else this.#audit.set(stream, { head: last, records: texts });
-    return records;
+    return texts;
   }
 
   /** Nothing to close. */

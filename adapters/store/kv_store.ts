@@ -131,7 +131,7 @@ export class KvStore implements PabStore {
   /** The effects of a ledger (one object per ledger, shared by its sessions in this process). */
   effects(ledger: string): LedgerEffects {
     let effects = this.#effects.get(ledger);
-    if (!effects) this.#effects.set(ledger, effects = new KvEffects(this.#kv, this.#gate, ledger));
+    if (!effects) this.#effects.set(ledger, effects = new KvEffects(this.#kv, this.#gate, ledger, this.#committer));
     return effects;
   }
 
@@ -220,7 +220,8 @@ export class KvStore implements PabStore {
   spendRuling(session: string, id: string): Promise<boolean> {
     return this.#gate.run("spend a ruling", async () => {
       const key = ["pab", "spent", session, id];
-      return (await this.#kv.atomic().check({ key, versionstamp: null }).set(key, true).commit()).ok;
+      return (await this.#committer.commit(new StagedWrite().check({ key, versionstamp: null }).set(key, true))) !==
+        null;
     });
   }
 

@@ -21,6 +21,8 @@ import { linkInput } from "./_input_link.ts";
 import { StoreError } from "./store_error.ts";
 
 const MAX_KEYS = 100;
+/** How many ended sessions' chains (their last record and head) the in-memory store keeps. */
+export const ENDED_CHAINS = 10_000;
 
 /**
  * Effects of one ledger in memory.
@@ -38,6 +40,12 @@ const MAX_KEYS = 100;
  */
 export class MemoryEffects implements LedgerEffects {
   readonly #entries = new Map<string, { state: "reserved" | "committed"; holder: string }>();
+  readonly #written: () => void;
+
+  /** Effects with no entry yet; `written` is called before the first entry is kept. */
+  constructor(written: () => void = () => {}) {
+    this.#written = written;
+  }
 
   /** Reserve every key or none; false if any is reserved or committed. */
   reserve(keys: readonly string[], holder: string): boolean {
@@ -45,12 +53,14 @@ export class MemoryEffects implements LedgerEffects {
       throw new StoreError("ERR_STORE_LIMIT", `Cannot reserve ${keys.length} effects at once: at most ${MAX_KEYS}`);
     }
     if (keys.some((key) => this.#entries.has(key))) return false;
+    if (keys.length) this.#written();
     for (const key of keys) this.#entries.set(key, { state: "reserved", holder });
     return true;
   }
 
   /** Commit keys: the call finished. */
   commit(keys: readonly string[], holder: string): void {
+    if (keys.length) this.#written();
     for (const key of keys) this.#entries.set(key, { state: "committed", holder });
   }
 
@@ -91,7 +101,15 @@ export class MemoryStore implements PabStore {
   readonly description = "memory";
   readonly #sessions = new Map<string, string>();
   readonly #inputs = new Map<string, string[]>();
-  readonly #effects = new Map<string, MemoryEffects>();
+  /** Each ledger's effects while a session holds them (a ledger nothing was ever written to leaves with them)... */
+  readonly #effects = new Map<string, WeakRef<MemoryEffects>>();
+  /** ...and for good once something was (its `once` effects outlive its sessions). */
+  readonly #written = new Map<string, MemoryEffects>();
+  readonly #unheld = new FinalizationRegistry<string>((ledger) => {
+    if (this.#effects.get(ledger)?.deref() === undefined) this.#effects.delete(ledger);
+  });
+  /** Sessions that ended, oldest first: each keeps its chain's last record and head, up to {@linkcode ENDED_CHAINS}. */
+  readonly #ended = new Set<string>();
   /** Open reservations (as JSON), by session, then by id. */
   readonly #reservations = new Map<string, Map<string, string>>();
   /** Spent rulings, by session. */
@@ -138,8 +156,13 @@ export class MemoryStore implements PabStore {
 
   /** The effects of a ledger. */
   effects(ledger: string): MemoryEffects {
-    let effects = this.#effects.get(ledger);
-    if (!effects) this.#effects.set(ledger, effects = new MemoryEffects());
+    let effects = this.#written.get(ledger) ?? this.#effects.get(ledger)?.deref();
+    if (!effects) {
+      const made: MemoryEffects = new MemoryEffects(() => void this.#written.set(ledger, made));
+      this.#effects.set(ledger, new WeakRef(made));
+      this.#unheld.register(made, ledger);
+      effects = made;
+    }
     return effects;
   }
 
@@ -216,8 +239,10 @@ export class MemoryStore implements PabStore {
    * go too, but the last (`pab serve` writes why the session ended just
    * before), unless it has open reservations: nothing outside this process
    * can read them, and keeping every ended session's records made memory grow
-   * without bound. The chain's head stays, so later events still link to it.
-   * A durable audit needs a KV store, which keeps every chain.
+   * without bound. The chain's head stays, so later events still link to it,
+   * for the last {@linkcode ENDED_CHAINS} sessions that ended; an older one's
+   * chain is forgotten whole. A durable audit needs a KV store, which keeps
+   * every chain.
    */
   deleteSession(id: string): Promise<void> {
     this.#inputs.delete(id);
@@ -227,6 +252,14 @@ export class MemoryStore implements PabStore {
       this.#sessions.delete(id);
       const chain = this.#audit.get(id);
       if (chain) chain.records = chain.records.slice(-1);
+      this.#ended.delete(id);
+      this.#ended.add(id);
+      if (this.#ended.size > ENDED_CHAINS) {
+        const oldest = this.#ended.values().next().value as string;
+        this.#ended.delete(oldest);
+        // Unless it was made again since (an id given by the caller), its chain goes.
+        if (!this.#sessions.has(oldest)) this.#audit.delete(oldest);
+      }
     }
     return Promise.resolve();
   }

@@ -2,9 +2,10 @@
  * One `pab serve` step without HTTP, part by part: the guard recording a
  * 3,000-character tool output and deciding a call, then the same step on a
  * session host over an in-memory store and over a KV file (one step at a
- * time), and the audit chain's linking of the step's records alone. Prints
- * microseconds per step. Run with
- * `deno run --unstable-kv --allow-read --allow-write=/tmp tests/bench/serve_step_bench.ts [steps]`
+ * time), and the audit chain's linking of the step's records alone, and
+ * the server's CPU per step with 50 sessions stepping at once (no HTTP).
+ * Prints microseconds per step. Run with
+ * `deno run --unstable-kv --allow-read --allow-write=/tmp tests/bench/serve_step_bench.ts [steps] [engine|memory|kv|concurrent]`
  * (add `--cpu-prof` to see where a step goes).
  *
  * @module
@@ -14,6 +15,7 @@ import { benchOutput, benchPolicy } from "../../adapters/cli/bench/serve_load.ts
 import { SessionHost } from "../../adapters/serve/mod.ts";
 import { openStore, type PabStore } from "../../adapters/store/mod.ts";
 import { type AuditRecord, linkRecord } from "../../adapters/audit/mod.ts";
+import process from "node:process";
 
 const steps = Number(Deno.args[0] ?? 2000);
 const only = Deno.args[1];
@@ -51,6 +53,29 @@ async function hosted(store: PabStore, count = steps): Promise<{ stepUs: number;
   return { stepUs: Math.round(stepUs), hashUs: Math.round(((performance.now() - hashStart) * 1000) / count) };
 }
 
+/** `sessions` sessions stepping at once on one host for `seconds`: the server's CPU per step, without HTTP. */
+async function concurrent(
+  store: PabStore,
+  sessions = 50,
+  seconds = 5,
+): Promise<{ steps: number; cpuUsPerStep: number }> {
+  const host = new SessionHost(policy, store);
+  const ids = await Promise.all(Array.from({ length: sessions }, () => host.create()));
+  await Promise.all(ids.map((id, i) => host.message(id, "user", `Write to user${i}@corp.example`)));
+  let steps = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const before = process.cpuUsage();
+  await Promise.all(ids.map(async (id, i) => {
+    for (let step = 0; performance.now() < deadline; step++) {
+      await host.result(id, { tool: "read_inbox", args: {}, output: benchOutput(i, step, 3000) });
+      await host.decide(id, { tool: "send_email", args: { to: `carol${i}.${step % 7}@corp.example` } });
+      steps++;
+    }
+  }));
+  const cpu = process.cpuUsage(before);
+  return { steps, cpuUsPerStep: Math.round((cpu.user + cpu.system) / steps) };
+}
+
 function per(ms: number): number {
   return Math.round((ms * 1000) / steps);
 }
@@ -60,6 +85,16 @@ if (!only || only === "memory") {
   const memory = await openStore(":memory:");
   console.log("host on memory", await hosted(memory));
   memory.close();
+}
+if (!only || only === "concurrent") {
+  const memory = await openStore(":memory:");
+  console.log("50 sessions at once on memory", await concurrent(memory));
+  memory.close();
+  const dir = await Deno.makeTempDir({ prefix: "pab-step-" });
+  const kv = await openStore(`${dir}/step.kv`);
+  console.log("50 sessions at once on a KV file", await concurrent(kv));
+  kv.close();
+  await Deno.remove(dir, { recursive: true });
 }
 if (!only || only === "kv") {
   const dir = await Deno.makeTempDir({ prefix: "pab-step-" });

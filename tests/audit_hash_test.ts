@@ -38,9 +38,16 @@ const key = fc.oneof(
 const text = fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.constantFrom("\ud800", "é€😀", "\u0000"));
 const leaf = fc.oneof(text, fc.double(), fc.integer(), fc.boolean(), fc.constant(null));
 const value = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: "small" }, leaf, fc.array(tie("value")), fc.dictionary(key, tie("value"))),
+  value: fc.oneof(
+    { depthSize: "small", maxDepth: 4 },
+    leaf,
+    fc.array(tie("value"), { maxLength: 5 }),
+    fc.dictionary(key, tie("value"), { maxKeys: 5 }),
+  ),
 })).value;
-const event = fc.record({ detail: fc.dictionary(key, value), output: text }).map((parts): AuditEvent => ({
+const event = fc.record({ detail: fc.dictionary(key, value, { maxKeys: 6 }), output: text }).map((
+  parts,
+): AuditEvent => ({
   ...parts.detail,
   kind: "result",
   at: "2026-12-01T10:00:00.000Z",

@@ -31,14 +31,14 @@ const key = fc.oneof(
 );
 const json = fc.letrec((tie) => ({
   value: fc.oneof(
-    { depthSize: "small" },
+    { depthSize: "small", maxDepth: 4 },
     fc.string({ unit: "binary" }),
     fc.integer(),
     fc.double({ noNaN: true, noDefaultInfinity: true }).filter((number) => !Object.is(number, -0)),
     fc.boolean(),
     fc.constant(null),
-    fc.array(tie("value")),
-    fc.dictionary(key, tie("value")),
+    fc.array(tie("value"), { maxLength: 5 }),
+    fc.dictionary(key, tie("value"), { maxKeys: 5 }),
   ),
 })).value;
 

@@ -85,8 +85,8 @@ export interface LinkedText {
 
 /**
  * The record that follows `head`, as the text a store keeps: the same record
- * as {@linkcode linkRecord}, with the event made canonical once (its text is
- * hashed within the record's and written as is, never parsed back).
+ * as {@linkcode linkRecord}, with the event's canonical text hashed within
+ * the record's and written as is (the record is not serialised again).
  *
  * @example
  * ```ts
@@ -105,7 +105,9 @@ export function linkText(
 ): LinkedText {
   const seq = head ? head.seq + 1 : 0;
   const prev = head ? head.hash : GENESIS;
-  const eventJson = canonicalJson(event);
+  // The event as its canonical JSON reads back, made canonical again: what a verifier recomputes from the stored
+  // record, so a stored record always verifies, whatever the event object was (the definition of the chain).
+  const eventJson = canonicalJson(JSON.parse(canonicalJson(event)));
   const hash = auditHash(unhashedText(stream, seq, prev, eventJson));
   const text = `{"stream":${JSON.stringify(stream)},"seq":${seq},"prev":${JSON.stringify(prev)},"event":${eventJson},` +
     `"hash":"${hash}"}`;

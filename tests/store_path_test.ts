@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { defaultStorePath, openStore } from "../adapters/store/mod.ts";
+import { defaultStorePath, openStore, prepareStoreFile } from "../adapters/store/mod.ts";
 
 /** `ln -s` (Deno.symlink needs unscoped permissions the test task does not grant). */
 async function link(target: string, path: string): Promise<void> {
@@ -63,6 +63,31 @@ Deno.test("openStore() creates a new store file private (0600) and opens an exis
     const again = await openStore(`${dir}/new/state.kv`);
     assert.equal((await again.session("s"))?.id, "s");
     again.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("prepareStoreFile() lets processes of one user make the same new store at once, in a private or sticky folder", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pab_path_" });
+  try {
+    for (const [folder, mode] of [[`${dir}/private`, 0o700], [`${dir}/sticky`, 0o1777]] as const) {
+      await Deno.mkdir(folder);
+      await Deno.chmod(folder, mode);
+      // Each call looks, finds nothing, and makes the file: all but one find it made meanwhile, by this user.
+      const identities = await Promise.all(Array.from({ length: 8 }, () => prepareStoreFile(`${folder}/s.kv`)));
+      assert.equal(new Set(identities.map((identity) => identity.ino)).size, 1);
+      assert.equal(((await Deno.stat(`${folder}/s.kv`)).mode ?? 0) & 0o777, 0o600);
+      // A link planted there is still refused, however the race goes.
+      await link(`${dir}/elsewhere.kv`, `${folder}/linked.kv`);
+      const planted = await Promise.allSettled(
+        Array.from({ length: 4 }, () => prepareStoreFile(`${folder}/linked.kv`)),
+      );
+      for (const result of planted) {
+        assert.equal(result.status, "rejected");
+        if (result.status === "rejected") assert.equal(result.reason.code, "ERR_STORE_UNSAFE_PATH");
+      }
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

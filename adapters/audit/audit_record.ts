@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { canonicalJson, sha256Hex } from "../../core/mod.ts";
+import { canonicalJson } from "../../core/mod.ts";
+import { auditHash } from "./_audit_hash.ts";
 
 /** What an audit event is about. */
 export type AuditKind =
@@ -65,11 +66,52 @@ export function linkRecord(
   head: Pick<AuditRecord, "seq" | "hash"> | undefined,
   event: AuditEvent,
 ): AuditRecord {
+  // Kept as its canonical JSON reads back, so a stored copy hashes the same.
+  return JSON.parse(linkText(stream, head, event).text) as AuditRecord;
+}
+
+/** A record as a store keeps it: its position, its hash and its JSON text. */
+export interface LinkedText {
+  /** Position in the chain. */
+  readonly seq: number;
+  /** Its hash (the next record's `prev`). */
+  readonly hash: string;
+  /**
+   * The record's JSON, `{"stream","seq","prev","event","hash"}` in that order with the event in canonical JSON:
+   * what `JSON.stringify(linkRecord(...))` writes, and it parses to the record.
+   */
+  readonly text: string;
+}
+
+/**
+ * The record that follows `head`, as the text a store keeps: the same record
+ * as {@linkcode linkRecord}, with the event's canonical text hashed within
+ * the record's and written as is (the record is not serialised again).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { linkRecord, linkText } from "./audit_record.ts";
+ * const event = { kind: "message" as const, at: "2026-11-30T15:00:01.000Z", text: "hi" };
+ * const linked = linkText("s_1", undefined, event);
+ * assert.deepEqual(JSON.parse(linked.text), linkRecord("s_1", undefined, event));
+ * assert.equal(linked.text, JSON.stringify(linkRecord("s_1", undefined, event)));
+ * ```
+ */
+export function linkText(
+  stream: string,
+  head: Pick<AuditRecord, "seq" | "hash"> | undefined,
+  event: AuditEvent,
+): LinkedText {
   const seq = head ? head.seq + 1 : 0;
   const prev = head ? head.hash : GENESIS;
-  // Kept as its canonical JSON reads back, so a stored copy hashes the same.
-  const plain = JSON.parse(canonicalJson(event)) as AuditEvent;
-  return { stream, seq, prev, event: plain, hash: hashRecord({ stream, seq, prev, event: plain }) };
+  // The event as its canonical JSON reads back, made canonical again: what a verifier recomputes from the stored
+  // record, so a stored record always verifies, whatever the event object was (the definition of the chain).
+  const eventJson = canonicalJson(JSON.parse(canonicalJson(event)));
+  const hash = auditHash(unhashedText(stream, seq, prev, eventJson));
+  const text = `{"stream":${JSON.stringify(stream)},"seq":${seq},"prev":${JSON.stringify(prev)},"event":${eventJson},` +
+    `"hash":"${hash}"}`;
+  return { seq, hash, text };
 }
 
 /**
@@ -84,5 +126,15 @@ export function linkRecord(
  * ```
  */
 export function hashRecord(record: Omit<AuditRecord, "hash">): string {
-  return sha256Hex(canonicalJson({ stream: record.stream, seq: record.seq, prev: record.prev, event: record.event }));
+  return auditHash(unhashedText(record.stream, record.seq, record.prev, canonicalJson(record.event)));
+}
+
+/**
+ * The canonical JSON of `{stream, seq, prev, event}` (keys sorted: event, prev, seq, stream), from the event's
+ * canonical JSON: the text a record's hash covers, written without walking the event again.
+ */
+function unhashedText(stream: string, seq: number, prev: string, eventJson: string): string {
+  return `{"event":${eventJson},"prev":${canonicalJson(prev)},"seq":${canonicalJson(seq)},"stream":${
+    canonicalJson(stream)
+  }}`;
 }

@@ -17,7 +17,16 @@
  *
  * @module
  */
-export { type AuditEvent, type AuditKind, type AuditRecord, GENESIS, hashRecord, linkRecord } from "./audit_record.ts";
+export {
+  type AuditEvent,
+  type AuditKind,
+  type AuditRecord,
+  GENESIS,
+  hashRecord,
+  type LinkedText,
+  linkRecord,
+  linkText,
+} from "./audit_record.ts";
 export {
   AUDIT_PROBLEM_CODES,
   type AuditProblem,

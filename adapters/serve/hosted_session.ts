@@ -76,10 +76,15 @@ export class HostedSession {
   #events: LedgerEvent[] = [];
   #replaying = false;
   #synced = false;
+  readonly #readEffects: boolean;
 
-  /** Hold `record` with a fresh guard; call {@linkcode HostedSession.sync} to catch up. */
-  constructor(policy: Policy, options: GuardOptions, store: PabStore, record: SessionRecord) {
+  /**
+   * Hold `record` with a fresh guard; call {@linkcode HostedSession.sync} to catch up. `readEffects: false` (for a
+   * caller that knows no decision depends on the ledger's committed effects) skips reading them again on each sync.
+   */
+  constructor(policy: Policy, options: GuardOptions, store: PabStore, record: SessionRecord, readEffects = true) {
     this.record = record;
+    this.#readEffects = readEffects;
     this.scope = `${record.id}/${randomHex(6)}`;
     this.effects = store.effects(record.ledger);
     this.guard = new Guard(policy, {
@@ -125,10 +130,13 @@ export class HostedSession {
     return next;
   }
 
-  /** Apply the inputs other processes appended, and read the committed effects again. */
+  /** Apply the inputs other processes appended, and read the committed effects again (unless none is judged). */
   async sync(): Promise<void> {
     // Both reads at once; the guard judges against this snapshot of the effects (its effect store is the store's ledger).
-    const [inputs] = await Promise.all([this.#store.inputs(this.record.id, this.#applied), this.effects.refresh()]);
+    const [inputs] = await Promise.all([
+      this.#store.inputs(this.record.id, this.#applied),
+      this.#readEffects ? this.effects.refresh() : undefined,
+    ]);
     this.#replay(inputs);
     this.#applied += inputs.length;
     this.#synced = true;
@@ -233,6 +241,24 @@ export function textSize(output: unknown): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * Whether a committed effect can change what a guard of `policy` decides, when its approvers say yes to whatever their
+ * mandate covers (as `pab serve`'s do): only a tool that requires an effect first (`requires_prior`) or requires its
+ * absence (`requires_no_prior`, `once`) looks at them. Reservations are checked by the store whatever this says.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parsePolicy } from "../../guard/policy/text/mod.ts";
+ * import { judgesEffects } from "./hosted_session.ts";
+ * assert.equal(judgesEffects(parsePolicy("version: 1\ntools:\n  publish: {once: release.sent}\n")), true);
+ * assert.equal(judgesEffects(parsePolicy("version: 1\ntools:\n  read_inbox: {output: untrusted}\n")), false);
+ * ```
+ */
+export function judgesEffects(policy: Policy): boolean {
+  return Object.values(policy.tools).some((tool) => tool.requiresPrior.length > 0 || tool.requiresNoPrior.length > 0);
 }
 
 /** The store's effects with every holder prefixed by `scope`. */

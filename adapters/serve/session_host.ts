@@ -22,7 +22,7 @@ import {
 } from "../../guard/mod.ts";
 import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
 import type { PabStore, ReservationRecord } from "../store/mod.ts";
-import { HostedSession, textSize } from "./hosted_session.ts";
+import { HostedSession, judgesEffects, textSize } from "./hosted_session.ts";
 import { randomHex } from "./random_hex.ts";
 import { apiDecision, assertShown, heldRuling, type RulingInfo } from "./session_rulings.ts";
 import { LiveSessions } from "./live_sessions.ts";
@@ -70,6 +70,7 @@ export class SessionHost {
   readonly #live: LiveSessions;
   readonly #lifecycle: Lifecycle;
   readonly #now: () => Date;
+  readonly #readEffects: boolean;
 
   /** Host sessions of `policy`. Throws `TypeError` for a policy that needs labellers registered in code (casts). */
   constructor(policy: Policy, store: PabStore, options: SessionHostOptions = {}) {
@@ -79,6 +80,7 @@ export class SessionHost {
     this.#options = { ...options.guard, approvers };
     this.policy = policy;
     this.store = store;
+    this.#readEffects = judgesEffects(policy);
     this.#now = options.now ?? (() => new Date());
     this.limits = serveLimits(options.limits);
     this.#live = new LiveSessions(this.limits, () => this.#now().getTime(), options.cache ?? 10_000, options.tally);
@@ -371,7 +373,8 @@ export class SessionHost {
     if (!record) throw unknownSession(id);
     const raced = this.#live.held(id);
     if (raced) return raced;
-    const session = new HostedSession(this.policy, this.#options, this.store, record);
+    // Its approvers say yes within their mandate: the committed effects matter only to a policy's ledger rules.
+    const session = new HostedSession(this.policy, this.#options, this.store, record, this.#readEffects);
     this.#live.touch(id, (record as CredentialedSession).credential !== undefined);
     this.#live.hold(session);
     return session;

@@ -1,5 +1,5 @@
-import { type AuditEvent, type AuditRecord, linkRecord } from "../audit/mod.ts";
-import { setText } from "./_kv_text.ts";
+import { type AuditEvent, type AuditRecord, type LinkedText, linkText } from "../audit/mod.ts";
+import { partText, setText, type TextPart } from "./_kv_text.ts";
 import type { KvMutations } from "./_kv_batch.ts";
 
 /** A chain's head as stored: its seq and hash, under the versionstamp of the write that set it. */
@@ -9,7 +9,7 @@ export type HeadEntry = Deno.KvEntryMaybe<{ seq: number; hash: string }>;
  * Chain `events` after the head of `stream` in an atomic operation: `known`
  * (the head this process last wrote) or else the stored one. The head is
  * checked, so the operation fails if another writer moved it. Returns the
- * records the operation writes and the head it sets.
+ * records the operation writes (as their JSON texts) and the head it sets.
  */
 export async function addAudit(
   kv: Deno.Kv,
@@ -17,16 +17,16 @@ export async function addAudit(
   stream: string,
   events: readonly AuditEvent[],
   known?: HeadEntry,
-): Promise<{ records: AuditRecord[]; head?: { seq: number; hash: string } }> {
+): Promise<{ records: LinkedText[]; head?: { seq: number; hash: string } }> {
   if (!events.length) return { records: [] };
   const headKey = ["pab", "head", stream];
   const head = known ?? await kv.get<{ seq: number; hash: string }>(headKey);
   operation.check(head);
-  const records: AuditRecord[] = [];
+  const records: LinkedText[] = [];
   let last: Pick<AuditRecord, "seq" | "hash"> | undefined = head.value ?? undefined;
   for (const event of events) {
-    const record = linkRecord(stream, last, event);
-    await setText(kv, operation, ["pab", "audit", stream, record.seq], JSON.stringify(record));
+    const record = linkText(stream, last, event);
+    await setText(kv, operation, ["pab", "audit", stream, record.seq], record.text);
     records.push(record);
     last = record;
   }
@@ -57,4 +57,33 @@ export class KnownHeads {
   delete(stream: string): void {
     this.#heads.delete(stream);
   }
+}
+
+/** The records of one chain, or of every chain (every chain that has records, headed or not), in order. */
+export async function readChains(kv: Deno.Kv, stream?: string): Promise<AuditRecord[]> {
+  const records: AuditRecord[] = [];
+  let parts: string[] = [];
+  let place = "";
+  const flush = () => {
+    if (parts.length) records.push(JSON.parse(parts.join("")) as AuditRecord);
+    parts = [];
+  };
+  const prefix = stream === undefined ? ["pab", "audit"] : ["pab", "audit", stream];
+  for await (const entry of kv.list<TextPart>({ prefix })) {
+    const here = JSON.stringify(entry.key.slice(2, 4));
+    if (here !== place) flush();
+    place = here;
+    parts.push(await partText(kv, entry.value));
+  }
+  flush();
+  return records;
+}
+
+/** The head each chain's writer recorded, by chain. */
+export async function readHeads(kv: Deno.Kv): Promise<Map<string, { seq: number; hash: string }>> {
+  const heads = new Map<string, { seq: number; hash: string }>();
+  for await (const entry of kv.list<{ seq: number; hash: string }>({ prefix: ["pab", "head"] })) {
+    heads.set(String(entry.key[2]), entry.value);
+  }
+  return heads;
 }

@@ -10,6 +10,7 @@
  * @module
  */
 import type { KvGate } from "./_kv_gate.ts";
+import { type GroupCommitter, StagedWrite } from "./_kv_batch.ts";
 import { getAll } from "./_kv_text.ts";
 import type { LedgerEffects } from "./pab_store.ts";
 import { StoreError } from "./store_error.ts";
@@ -63,13 +64,18 @@ export class KvEffects implements LedgerEffects {
   readonly #kv: Deno.Kv;
   readonly #gate: KvGate;
   readonly #ledger: string;
+  readonly #committer: GroupCommitter;
   #committed: ReadonlySet<string> = new Set();
 
-  /** Effects of `ledger` in `kv`, every call through `gate`. */
-  constructor(kv: Deno.Kv, gate: KvGate, ledger: string) {
+  /**
+   * Effects of `ledger` in `kv`, every call through `gate`, every write through `committer` (committed with the
+   * steps other requests staged meanwhile, each still whole or not at all).
+   */
+  constructor(kv: Deno.Kv, gate: KvGate, ledger: string, committer: GroupCommitter) {
     this.#kv = kv;
     this.#gate = gate;
     this.#ledger = ledger;
+    this.#committer = committer;
   }
 
   /** Reserve every key or none (and hold them for `holder`); false if any is reserved or committed. */
@@ -82,12 +88,12 @@ export class KvEffects implements LedgerEffects {
       const unique = [...new Set(keys)];
       const hold = holdKey(this.#ledger, holder);
       // Holders are unique per call, so the hold needs no check of its own (a write takes at most 100 checks).
-      const operation = this.#kv.atomic().set(hold, { keys: unique, at: Date.now() } satisfies HoldEntry);
+      const operation = new StagedWrite().set(hold, { keys: unique, at: Date.now() } satisfies HoldEntry);
       for (const key of unique) {
         const entry: EffectEntry = { state: "reserved", holder };
         operation.check({ key: this.#key(key), versionstamp: null }).set(this.#key(key), entry);
       }
-      return (await operation.commit()).ok;
+      return (await this.#committer.commit(operation)) !== null;
     });
   }
 
@@ -95,11 +101,11 @@ export class KvEffects implements LedgerEffects {
   commit(keys: readonly string[], holder: string): Promise<void> {
     return this.#gate.run("commit effects", async () => {
       if (!keys.length) return;
-      const operation = this.#kv.atomic().delete(holdKey(this.#ledger, holder));
+      const operation = new StagedWrite().delete(holdKey(this.#ledger, holder));
       for (const key of new Set(keys)) {
         operation.set(this.#key(key), { state: "committed", holder } satisfies EffectEntry);
       }
-      if (!(await operation.commit()).ok) {
+      if ((await this.#committer.commit(operation)) === null) {
         throw new StoreError("ERR_STORE_WRITE", `Cannot commit effects of "${holder}": the store refused the write`);
       }
       this.#committed = new Set([...this.#committed, ...keys]);
@@ -110,14 +116,16 @@ export class KvEffects implements LedgerEffects {
   release(keys: readonly string[], holder: string): Promise<void> {
     return this.#gate.run("release effects", async () => {
       const entries = await getAll<EffectEntry>(this.#kv, [...new Set(keys)].map((key) => this.#key(key)));
-      const operation = this.#kv.atomic().delete(holdKey(this.#ledger, holder));
+      const operation = new StagedWrite().delete(holdKey(this.#ledger, holder));
       for (const entry of entries) {
         if (entry.value?.state === "reserved" && entry.value.holder === holder) {
           operation.check(entry).delete(entry.key);
         }
       }
       // A concurrent change to one of these keys is not the holder's: read again and retry.
-      if (!(await operation.commit()).ok) throw new Error("database is locked (a key changed meanwhile)");
+      if ((await this.#committer.commit(operation)) === null) {
+        throw new Error("database is locked (a key changed meanwhile)");
+      }
     });
   }
 

@@ -6,13 +6,13 @@
  *
  * @module
  */
-import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
-import { addAudit, KnownHeads } from "./_kv_audit.ts";
+import type { AuditEvent, AuditRecord, LinkedText } from "../audit/mod.ts";
+import { addAudit, KnownHeads, readChains, readHeads } from "./_kv_audit.ts";
 import { dropSession } from "./_kv_drop.ts";
 import { linkInput } from "./_input_link.ts";
 import { GroupCommitter, type KvMutations, StagedWrite } from "./_kv_batch.ts";
 import { KvGate } from "./_kv_gate.ts";
-import { backoff, getAll, listTexts, partText, setText, type TextPart } from "./_kv_text.ts";
+import { backoff, getAll, listTexts, partText, setText } from "./_kv_text.ts";
 import { type EffectEntry, effectKey, holdKey, KvEffects, releaseStaleHolds } from "./kv_effects.ts";
 import type {
   EffectCommit,
@@ -63,7 +63,11 @@ export class KvStore implements PabStore {
   readonly description: string;
   readonly #kv: Deno.Kv;
   readonly #gate: KvGate;
-  readonly #effects = new Map<string, KvEffects>();
+  /** Each ledger's effects while a session holds them (they are only a snapshot of the store's). */
+  readonly #effects = new Map<string, WeakRef<KvEffects>>();
+  readonly #unheld = new FinalizationRegistry<string>((ledger) => {
+    if (this.#effects.get(ledger)?.deref() === undefined) this.#effects.delete(ledger);
+  });
   readonly #holdGrace: number;
   readonly #committer: GroupCommitter;
   readonly #knownHeads = new KnownHeads(10_000);
@@ -128,10 +132,14 @@ export class KvStore implements PabStore {
     });
   }
 
-  /** The effects of a ledger (one object per ledger, shared by its sessions in this process). */
+  /** The effects of a ledger (one object per ledger, shared by its sessions in this process while any holds it). */
   effects(ledger: string): LedgerEffects {
-    let effects = this.#effects.get(ledger);
-    if (!effects) this.#effects.set(ledger, effects = new KvEffects(this.#kv, this.#gate, ledger));
+    let effects = this.#effects.get(ledger)?.deref();
+    if (!effects) {
+      effects = new KvEffects(this.#kv, this.#gate, ledger, this.#committer);
+      this.#effects.set(ledger, new WeakRef(effects));
+      this.#unheld.register(effects, ledger);
+    }
     return effects;
   }
 
@@ -220,7 +228,8 @@ export class KvStore implements PabStore {
   spendRuling(session: string, id: string): Promise<boolean> {
     return this.#gate.run("spend a ruling", async () => {
       const key = ["pab", "spent", session, id];
-      return (await this.#kv.atomic().check({ key, versionstamp: null }).set(key, true).commit()).ok;
+      return (await this.#committer.commit(new StagedWrite().check({ key, versionstamp: null }).set(key, true))) !==
+        null;
     });
   }
 
@@ -240,7 +249,7 @@ export class KvStore implements PabStore {
       () => Promise.resolve(true),
       undefined,
       (records) => {
-        appended = records;
+        appended = records.map((record) => JSON.parse(record.text));
       },
     );
     return appended;
@@ -248,34 +257,19 @@ export class KvStore implements PabStore {
 
   /** Drop a session's inputs, spent rulings and record (kept while it has open reservations; its audit chain, effects and open reservations stay). */
   deleteSession(id: string): Promise<void> {
+    // The head this process wrote is forgotten too (a later write reads it back): an ended chain's stays in the store.
+    this.#knownHeads.delete(id);
     return this.#gate.run("delete a session", () => dropSession(this.#kv, id));
   }
 
   /** The records of one chain, or of every chain (every chain that has records, headed or not), in order. */
   audit(stream?: string): Promise<AuditRecord[]> {
-    return this.#gate.run("read the audit chain", async () => {
-      const records: AuditRecord[] = [];
-      let parts: string[] = [];
-      let place = "";
-      const flush = () => {
-        if (parts.length) records.push(JSON.parse(parts.join("")) as AuditRecord);
-        parts = [];
-      };
-      const prefix = stream === undefined ? ["pab", "audit"] : ["pab", "audit", stream];
-      for await (const entry of this.#kv.list<TextPart>({ prefix })) {
-        const here = JSON.stringify(entry.key.slice(2, 4));
-        if (here !== place) flush();
-        place = here;
-        parts.push(await partText(this.#kv, entry.value));
-      }
-      flush();
-      return records;
-    });
+    return this.#gate.run("read the audit chain", () => readChains(this.#kv, stream));
   }
 
   /** The head each chain's writer recorded, by chain. */
   heads(): Promise<Map<string, { readonly seq: number; readonly hash: string }>> {
-    return this.#gate.run("read the audit heads", () => this.#heads());
+    return this.#gate.run("read the audit heads", () => readHeads(this.#kv));
   }
 
   /**
@@ -351,7 +345,7 @@ export class KvStore implements PabStore {
     audit: readonly AuditEvent[],
     build: (operation: KvMutations) => Promise<T>,
     free?: () => Promise<boolean>,
-    appended?: (records: AuditRecord[]) => void,
+    appended?: (records: LinkedText[]) => void,
   ): Promise<T> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const outcome = await this.#gate.run(what, async () => {
@@ -383,13 +377,5 @@ export class KvStore implements PabStore {
 
   async #ledgerOf(record: ReservationRecord): Promise<string> {
     return (await this.#kv.get<SessionRecord>(["pab", "session", record.session])).value?.ledger ?? record.session;
-  }
-
-  async #heads(): Promise<Map<string, { seq: number; hash: string }>> {
-    const heads = new Map<string, { seq: number; hash: string }>();
-    for await (const entry of this.#kv.list<{ seq: number; hash: string }>({ prefix: ["pab", "head"] })) {
-      heads.set(String(entry.key[2]), entry.value);
-    }
-    return heads;
   }
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type AuditEvent, type AuditRecord, linkRecord } from "../audit/mod.ts";
+import { type AuditEvent, type AuditRecord, linkText } from "../audit/mod.ts";
 import type {
   EffectCommit,
   FinishResult,
@@ -21,6 +21,8 @@ import { linkInput } from "./_input_link.ts";
 import { StoreError } from "./store_error.ts";
 
 const MAX_KEYS = 100;
+/** How many ended sessions' chains (their last record and head) the in-memory store keeps. */
+export const ENDED_CHAINS = 10_000;
 
 /**
  * Effects of one ledger in memory.
@@ -38,6 +40,12 @@ const MAX_KEYS = 100;
  */
 export class MemoryEffects implements LedgerEffects {
   readonly #entries = new Map<string, { state: "reserved" | "committed"; holder: string }>();
+  readonly #written: () => void;
+
+  /** Effects with no entry yet; `written` is called before the first entry is kept. */
+  constructor(written: () => void = () => {}) {
+    this.#written = written;
+  }
 
   /** Reserve every key or none; false if any is reserved or committed. */
   reserve(keys: readonly string[], holder: string): boolean {
@@ -45,12 +53,14 @@ export class MemoryEffects implements LedgerEffects {
       throw new StoreError("ERR_STORE_LIMIT", `Cannot reserve ${keys.length} effects at once: at most ${MAX_KEYS}`);
     }
     if (keys.some((key) => this.#entries.has(key))) return false;
+    if (keys.length) this.#written();
     for (const key of keys) this.#entries.set(key, { state: "reserved", holder });
     return true;
   }
 
   /** Commit keys: the call finished. */
   commit(keys: readonly string[], holder: string): void {
+    if (keys.length) this.#written();
     for (const key of keys) this.#entries.set(key, { state: "committed", holder });
   }
 
@@ -91,7 +101,15 @@ export class MemoryStore implements PabStore {
   readonly description = "memory";
   readonly #sessions = new Map<string, string>();
   readonly #inputs = new Map<string, string[]>();
-  readonly #effects = new Map<string, MemoryEffects>();
+  /** Each ledger's effects while a session holds them (a ledger nothing was ever written to leaves with them)... */
+  readonly #effects = new Map<string, WeakRef<MemoryEffects>>();
+  /** ...and for good once something was (its `once` effects outlive its sessions). */
+  readonly #written = new Map<string, MemoryEffects>();
+  readonly #unheld = new FinalizationRegistry<string>((ledger) => {
+    if (this.#effects.get(ledger)?.deref() === undefined) this.#effects.delete(ledger);
+  });
+  /** Sessions that ended, oldest first: each keeps its chain's last record and head, up to {@linkcode ENDED_CHAINS}. */
+  readonly #ended = new Set<string>();
   /** Open reservations (as JSON), by session, then by id. */
   readonly #reservations = new Map<string, Map<string, string>>();
   /** Spent rulings, by session. */
@@ -138,8 +156,13 @@ export class MemoryStore implements PabStore {
 
   /** The effects of a ledger. */
   effects(ledger: string): MemoryEffects {
-    let effects = this.#effects.get(ledger);
-    if (!effects) this.#effects.set(ledger, effects = new MemoryEffects());
+    let effects = this.#written.get(ledger) ?? this.#effects.get(ledger)?.deref();
+    if (!effects) {
+      const made: MemoryEffects = new MemoryEffects(() => void this.#written.set(ledger, made));
+      this.#effects.set(ledger, new WeakRef(made));
+      this.#unheld.register(made, ledger);
+      effects = made;
+    }
     return effects;
   }
 
@@ -202,12 +225,12 @@ export class MemoryStore implements PabStore {
 
   /** Append an event to a chain. */
   appendAudit(stream: string, event: AuditEvent): Promise<AuditRecord> {
-    return Promise.resolve(this.#chain(stream, [event])[0]);
+    return Promise.resolve(JSON.parse(this.#chain(stream, [event])[0]));
   }
 
   /** Append events to a chain at once. */
   appendAuditEvents(stream: string, events: readonly AuditEvent[]): Promise<AuditRecord[]> {
-    return Promise.resolve(this.#chain(stream, events));
+    return Promise.resolve(this.#chain(stream, events).map((text) => JSON.parse(text)));
   }
 
   /**
@@ -216,8 +239,10 @@ export class MemoryStore implements PabStore {
    * go too, but the last (`pab serve` writes why the session ended just
    * before), unless it has open reservations: nothing outside this process
    * can read them, and keeping every ended session's records made memory grow
-   * without bound. The chain's head stays, so later events still link to it.
-   * A durable audit needs a KV store, which keeps every chain.
+   * without bound. The chain's head stays, so later events still link to it,
+   * for the last {@linkcode ENDED_CHAINS} sessions that ended; an older one's
+   * chain is forgotten whole. A durable audit needs a KV store, which keeps
+   * every chain.
    */
   deleteSession(id: string): Promise<void> {
     this.#inputs.delete(id);
@@ -227,6 +252,14 @@ export class MemoryStore implements PabStore {
       this.#sessions.delete(id);
       const chain = this.#audit.get(id);
       if (chain) chain.records = chain.records.slice(-1);
+      this.#ended.delete(id);
+      this.#ended.add(id);
+      if (this.#ended.size > ENDED_CHAINS) {
+        const oldest = this.#ended.values().next().value as string;
+        this.#ended.delete(oldest);
+        // Unless it was made again since (an id given by the caller), its chain goes.
+        if (!this.#sessions.has(oldest)) this.#audit.delete(oldest);
+      }
     }
     return Promise.resolve();
   }
@@ -255,24 +288,23 @@ export class MemoryStore implements PabStore {
     return true;
   }
 
-  #chain(stream: string, events: readonly AuditEvent[]): AuditRecord[] {
+  /** Link `events` after the chain's head and keep them; returns their texts. */
+  #chain(stream: string, events: readonly AuditEvent[]): string[] {
     if (!events.length) return [];
     const chain = this.#audit.get(stream);
     let head: Pick<AuditRecord, "seq" | "hash"> | undefined = chain?.head;
     const texts: string[] = [];
-    const records: AuditRecord[] = [];
     for (const event of events) {
-      const record = linkRecord(stream, head, event);
-      texts.push(JSON.stringify(record));
-      records.push(record);
-      head = record;
+      const linked = linkText(stream, head, event);
+      texts.push(linked.text);
+      head = linked;
     }
     const last = { seq: head!.seq, hash: head!.hash };
     if (chain) {
       chain.records.push(...texts);
       chain.head = last;
     } else this.#audit.set(stream, { head: last, records: texts });
-    return records;
+    return texts;
   }
 
   /** Nothing to close. */

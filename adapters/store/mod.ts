@@ -32,7 +32,7 @@ export type {
   StoreHealth,
 } from "./pab_store.ts";
 export { KvStore, type KvStoreOptions } from "./kv_store.ts";
-export { MemoryEffects, MemoryStore } from "./memory_store.ts";
+export { ENDED_CHAINS, MemoryEffects, MemoryStore } from "./memory_store.ts";
 export { DEFAULT_DEADLINE, openStore, type OpenStoreOptions } from "./open_store.ts";
 export { defaultStorePath, type FileIdentity, prepareStoreFile } from "./safe_path.ts";
 export { isStoreErrorCode, STORE_ERROR_CODES, StoreError, type StoreErrorCode } from "./store_error.ts";

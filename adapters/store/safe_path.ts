@@ -59,13 +59,15 @@ export async function prepareStoreFile(path: string): Promise<FileIdentity> {
   if (!ownedBy(parent, uid)) unsafe(path, `"${dirname(absolute)}" belongs to another user`);
   const sticky = ((parent.mode ?? 0) & 0o1000) !== 0;
   for (const file of [absolute, ...SIBLINGS.map((suffix) => absolute + suffix)]) {
-    const existing = await lstatOrUndefined(file);
+    let existing = await lstatOrUndefined(file);
+    // In a shared sticky folder (such as /tmp) SQLite's own files are made first, so nobody can plant them.
+    const make = !existing && (file === absolute || (sticky && !file.endsWith("-journal")));
+    // A file that appears while it is made (another pab of this user opening the same store) is judged as one that
+    // was there: a plain file owned by this user (or root) is used, anything else refused.
+    if (make && !(await createNew(file))) existing = await Deno.lstat(file);
     if (existing) {
       if (!existing.isFile) unsafe(path, `"${file}" is ${existing.isSymlink ? "a symbolic link" : "not a file"}`);
       if (!ownedBy(existing, uid)) unsafe(path, `"${file}" belongs to another user`);
-    } else if (file === absolute || (sticky && !file.endsWith("-journal"))) {
-      // In a shared sticky folder (such as /tmp) SQLite's own files are made first, so nobody can plant them.
-      await createNew(file, path);
     }
   }
   const info = await Deno.lstat(absolute);
@@ -181,11 +183,13 @@ async function lstatOrMake(folder: string, path: string): Promise<Deno.FileInfo>
   return info.isSymlink ? await Deno.stat(folder) : info;
 }
 
-async function createNew(file: string, path: string): Promise<void> {
+/** Make `file` (mode 0600) if nothing is there; false if something appeared there first. */
+async function createNew(file: string): Promise<boolean> {
   try {
     (await Deno.open(file, { write: true, createNew: true, mode: 0o600 })).close();
+    return true;
   } catch (error) {
-    if (error instanceof Deno.errors.AlreadyExists) unsafe(path, `"${file}" appeared while pab was creating it`);
+    if (error instanceof Deno.errors.AlreadyExists) return false;
     throw error;
   }
 }

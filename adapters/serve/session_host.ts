@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { fingerprintCall, type Label, PabError } from "../../core/mod.ts";
+import { fingerprintCall, type Label } from "../../core/mod.ts";
 import {
   type ApproverRule,
   type ConfirmFunction,
@@ -24,7 +24,7 @@ import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
 import type { PabStore, ReservationRecord } from "../store/mod.ts";
 import { HostedSession, judgesEffects, textSize } from "./hosted_session.ts";
 import { randomHex } from "./random_hex.ts";
-import { apiDecision, assertShown, heldRuling, type RulingInfo } from "./session_rulings.ts";
+import { apiDecision, assertShown, heldRuling, isRulingRefusal, type RulingInfo } from "./session_rulings.ts";
 import { LiveSessions } from "./live_sessions.ts";
 import {
   assertRoom,
@@ -395,8 +395,4 @@ export class SessionHost {
       ...events.map((event) => ({ ...event, at }) as AuditEvent),
     ];
   }
-}
-
-function isRulingRefusal(error: unknown): boolean {
-  return error instanceof PabError && error.code === "ERR_RULING_REFUSED";
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { canonicalJson, sha256Hex } from "../../core/mod.ts";
+import { canonicalJson, PabError, sha256Hex } from "../../core/mod.ts";
 import { type Decision, gapKey } from "../../guard/mod.ts";
 import type { HeldRuling, HostedSession } from "./hosted_session.ts";
 import { RequestError } from "./request_error.ts";
@@ -94,4 +94,9 @@ export function assertShown(now: Decision, shown: string | undefined): void {
       ? `Cannot record the user's confirmation of ${now.tool}: send "shown", the digest of the decision the user saw`
       : `Cannot record the user's confirmation of ${now.tool}: its gaps or the session's label changed since the user saw it; show the new decision (its "shown" digest) and ask again`,
   );
+}
+
+/** Whether an error is the guard refusing a ruling (its session stays usable, unlike after other failures). */
+export function isRulingRefusal(error: unknown): boolean {
+  return error instanceof PabError && error.code === "ERR_RULING_REFUSED";
 }

@@ -23,11 +23,9 @@ import { decodeCharacterReferences } from "./character_references.ts";
 
 export type { TokenSink } from "./scan_links.ts";
 
-const QUICK_CLOSERS = ".,;:!?)";
 const PLAIN_WORD = /^[\p{L}\p{M}]+$/u;
 const OPENERS = new Set([..."('‘“«‹„:=*•·,;~¡¿‣◦▪►→"]);
 const NUMERIC_START = /^[-+\u2212(]?[\d$€£¥₹₩₽₺₪₫₴₦₱฿.,]/u;
-const DIGITS = /^\d+$/;
 const IBAN_HEAD = /^[a-z]{2}\d{2}$/;
 const IBAN_GROUP = /^[a-z0-9]{1,4}$/;
 const CARD_GROUP = /^\d{1,7}$/;
@@ -46,7 +44,7 @@ function plainLength(word: string): number {
     k++;
   }
   if (k === 0) return -1;
-  for (let j = k; j < word.length; j++) if (!QUICK_CLOSERS.includes(word[j])) return -1;
+  for (let j = k; j < word.length; j++) if (!isQuickCloser(word.charCodeAt(j))) return -1;
   return k;
 }
 
@@ -237,7 +235,7 @@ function startsWithAsciiNonLetter(text: string): boolean {
 
 /** A core that is one typed value on its own: phone, IBAN, card, number or amount. */
 function typedTokens(lower: string): readonly string[] | undefined {
-  if (lower.length < 8 && DIGITS.test(lower)) return [`num:${lower}`];
+  if (lower.length < 8 && isDigits(lower, 0, lower.length)) return [`num:${lower}`];
   if (!NUMERIC_START.test(lower) && !IBAN_HEAD.test(lower.slice(0, 4))) return undefined;
   // Each grammar is asked only when the core can have its shape: a phone number starts with `+` or `(` or is
   // `555-123-4567` (12 characters), an IBAN starts with two letters, a card has 13 digits or more.
@@ -266,7 +264,7 @@ function joinForms(words: WordWindow, i: number, lower: string, sink: TokenSink)
   }
   const currency = lower.length === 1 && currencyOf(lower);
   if (currency) return joinCurrency(words, i, lower, sink) ? 1 : -1;
-  const amount = amountTokens(lower);
+  const amount = NUMERIC_START.test(lower) && amountTokens(lower);
   if (amount && amount.length === 1) {
     const next = strip(words.at(i + 1)!);
     const written = next.core.length === 3 ? next.core === next.core.toUpperCase() : next.core.length === 1;
@@ -313,11 +311,14 @@ function longestJoin(
   glue: string,
 ): Joined | undefined {
   const parts = followingParts(words, i, max, fits);
+  // Joined by concatenation, longest first: the shorter joins are asked for only when the longer ones fail.
+  const texts = [first];
+  for (const part of parts) texts.push(texts[texts.length - 1] + glue + part.core);
   for (let n = parts.length; n >= 1; n--) {
-    const text = [first, ...parts.slice(0, n).map((part) => part.core)].join(glue);
-    const token = read(text);
+    const token = read(texts[n]);
     if (token) {
-      const raw = [words.at(i)!, ...parts.slice(0, n).map((part) => part.core)].join(" ");
+      let raw = words.at(i)!;
+      for (let k = 0; k < n; k++) raw += " " + parts[k].core;
       return { token, extra: n, raw, after: parts[n - 1].after };
     }
   }

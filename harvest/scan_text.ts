@@ -33,22 +33,6 @@ const AREA_CODE = /^\(\d{2,5}\)/;
 const PHONE_PART = /^\(?\d{1,5}\)?(?:[-.]\d{1,5})*$/;
 
 /**
- * How a word starts: the length of its leading run of ASCII letters when the rest is only sentence marks or
- * closing brackets (so it is one plain word), else -1.
- */
-function plainLength(word: string): number {
-  let k = 0;
-  while (k < word.length) {
-    const code = word.charCodeAt(k) | 32;
-    if (code < 97 || code > 122) break;
-    k++;
-  }
-  if (k === 0) return -1;
-  for (let j = k; j < word.length; j++) if (!isQuickCloser(word.charCodeAt(j))) return -1;
-  return k;
-}
-
-/**
  * Receives a plain word as `text[start, end)`, ASCII and Latin-1 letters only, to be read lowercased as `WORD_LOWER`
  * says, with `hash`, the 32-bit FNV-1a hash of its lowercased UTF-16 codes (so an interning table need not read it
  * twice).
@@ -141,16 +125,13 @@ function isDigits(text: string, start: number, end: number): boolean {
 /** Windows to reuse, so that scanning a short text (a JSON leaf) allocates none; a sink that scans again takes another. */
 const SPARE_WINDOWS: WordWindow[] = [];
 
-/** Scan the window's first word, which is not a plain word; returns how many following words it consumed. */
+/**
+ * Scan the window's first word, which is not a plain word; returns how many following words it consumed. (ASCII
+ * letters followed only by sentence marks never come here: `scanText` reads them as plain words.)
+ */
 function scanFirst(words: WordWindow, sink: TokenSink): number {
   const word = words.at(0)!;
-  const plain = plainLength(word);
-  if (plain > 0 && plain < word.length) {
-    sink(word.slice(0, plain).toLowerCase());
-    for (let j = plain; j < word.length; j++) sink(word[j]);
-    return 0;
-  }
-  if (plain > 0 || (!startsWithAsciiNonLetter(word) && PLAIN_WORD.test(word))) {
+  if (!startsWithAsciiNonLetter(word) && PLAIN_WORD.test(word)) {
     const lower = word.toLowerCase();
     const code = lower.length === 3 && word === word.toUpperCase() && currencyOf(lower);
     if (code && joinCurrency(words, 0, lower, sink)) return 1;
@@ -251,7 +232,7 @@ function joinForms(words: WordWindow, i: number, lower: string, sink: TokenSink)
   if (lower.length === 4 && IBAN_HEAD.test(lower)) {
     const found = scanSwitches.ibanJoins
       ? longestIbanJoin(words, i, lower)
-      : longestJoin(words, i, lower, 8, (part) => IBAN_GROUP.test(part), (text) => ibanToken(text), "");
+      : longestJoin(words, i, lower, 8, (part) => IBAN_GROUP.test(part), ibanToken, "");
     if (found) return emitJoined(found, sink);
   }
   if (lower.length === 4 && isDigits(lower, 0, 4)) {

@@ -173,11 +173,22 @@ Deno.test("scanText() reads bare numbers and compound words on the fast paths ex
     "it60-x054",
     "DE89 3704 0044 0532 0130 00",
     "GB82WEST12345698765432",
+    "#1012.",
+    "#tag",
+    "#",
+    "5-12,",
+    "3rd",
+    "2024-01-05",
+    "555-123-4567",
+    "4111-1111-1111-1111",
+    "12_34",
+    "1234",
+    "USD",
   ];
   const textArb = fc.array(fc.tuple(fc.constantFrom(...pieces), fc.constantFrom(" ", " ", "", "\t")), {
     maxLength: 8,
   }).map((parts) => parts.map(([piece, glue]) => piece + glue).join(""));
-  const charsArb = textOver("aAbBdDeEiItTuUsSxXzZ0123456789-_.,;:!?)(+$€%'’*@/ \t\n<|éÉüÜßÿ×÷Àµ", 30);
+  const charsArb = textOver("aAbBdDeEiItTuUsSxXzZ0123456789-_.,;:!?)(+#$€%'’*@/ \t\n<|éÉüÜßÿ×÷Àµ", 30);
   const read = (text: string) => ({ tokens: tokenize(text), entities: extractEntities(text) });
   fc.assert(
     fc.property(fc.oneof(textArb, charsArb), (text) => {

@@ -11,9 +11,10 @@
  * - A compound word of ASCII letters, digits, `-` and `_` that starts with a
  *   letter but not with two letters and two digits (an IBAN's start):
  *   `INV-2024-0042`, `snake_case`. No other typed value has that shape, so it
- *   is its plain tokens (`inv`, `-`, `2024`, ...). So is one that starts with
- *   `#` (`#1012`) or with a digit and has a letter, `-` or `_` (`5-12`, `3rd`),
- *   shorter than 12 characters (`555-123-4567` may be a phone, longer a card).
+ *   is its plain tokens (`inv`, `-`, `2024`, ...). So is one shorter than 12
+ *   characters that starts with `#` (`#1012`), or with a digit and has a
+ *   letter, `-` or `_` (`5-12`, `3rd`): `555-123-4567` may be a phone, and a
+ *   longer one a card.
  *
  * @module
  */
@@ -49,8 +50,8 @@ export function scanBareNumber(text: string, start: number, end: number, sink: T
 }
 
 /**
- * Scan the word `text[start, end)` if it is a compound word (see the module doc) with at least one character that
- * is not a letter, followed by nothing but sentence marks; returns whether it did.
+ * Scan the word `text[start, end)` if it is a compound word (see the module doc) with a character of another kind
+ * than its first (or led by `#`), followed by nothing but sentence marks; returns whether it did.
  */
 export function scanCompoundWord(text: string, start: number, end: number, sink: TokenSink): boolean {
   const first = text.charCodeAt(start);

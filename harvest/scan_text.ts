@@ -292,7 +292,7 @@ function longestJoin(
   glue: string,
 ): Joined | undefined {
   const parts = followingParts(words, i, max, fits);
-  // Joined by concatenation, longest first: the shorter joins are asked for only when the longer ones fail.
+  // Each join extends the one before by concatenation (no spread and join per length); the longest that reads wins.
   const texts = [first];
   for (const part of parts) texts.push(texts[texts.length - 1] + glue + part.core);
   for (let n = parts.length; n >= 1; n--) {

@@ -55,7 +55,7 @@ Deno.test("amountTokens() reads a bare number as the amount expression's body wo
   assert.deepEqual(amountTokens("$5"), [`cur:${SYMBOLS.$}`, "num:5"]);
 });
 
-Deno.test("amountTokens() reads nothing from a core that does not start as a number, so the scanner need not ask", () => {
+Deno.test("amountTokens() reads nothing from a core that does not start as a number (the scanner skips it)", () => {
   // The scanner asks the amount grammar about a word only when it starts as a number does: this expression.
   const numericStart = /^[-+\u2212(]?[\d$€£¥₹₩₽₺₪₫₴₦₱฿.,]/u;
   fc.assert(

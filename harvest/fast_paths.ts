@@ -11,7 +11,10 @@
  * - A compound word of ASCII letters, digits, `-` and `_` that starts with a
  *   letter but not with two letters and two digits (an IBAN's start):
  *   `INV-2024-0042`, `snake_case`. No other typed value has that shape, so it
- *   is its plain tokens (`inv`, `-`, `2024`, ...).
+ *   is its plain tokens (`inv`, `-`, `2024`, ...). So is one shorter than 12
+ *   characters that starts with `#` (`#1012`), or with a digit and has a
+ *   letter, `-` or `_` (`5-12`, `3rd`): `555-123-4567` may be a phone, and a
+ *   longer one a card.
  *
  * @module
  */
@@ -47,21 +50,23 @@ export function scanBareNumber(text: string, start: number, end: number, sink: T
 }
 
 /**
- * Scan the word `text[start, end)` if it is a compound word (see the module doc) with at least one character that
- * is not a letter, followed by nothing but sentence marks; returns whether it did.
+ * Scan the word `text[start, end)` if it is a compound word (see the module doc) with a character of another kind
+ * than its first (or led by `#`), followed by nothing but sentence marks; returns whether it did.
  */
 export function scanCompoundWord(text: string, start: number, end: number, sink: TokenSink): boolean {
-  if (!isAsciiLetter(text.charCodeAt(start)) || startsLikeIban(text, start, end)) return false;
+  const first = text.charCodeAt(start);
+  const letter = isAsciiLetter(first);
+  if (letter ? startsLikeIban(text, start, end) : first !== 35 && !isDigit(first)) return false;
   let i = start + 1;
-  let compound = false;
+  let compound = first === 35;
   for (; i < end; i++) {
     const code = text.charCodeAt(i);
-    if (isAsciiLetter(code)) continue;
-    if (!isDigit(code) && code !== 45 && code !== 95) break;
-    compound = true;
+    if (!isAsciiLetter(code) && !isDigit(code) && code !== 45 && code !== 95) break;
+    // A character of another kind than the first (a digit after a letter, a letter after a digit, `-`, `_`).
+    if (letter ? !isAsciiLetter(code) : !isDigit(code)) compound = true;
   }
   const coreEnd = i;
-  if (!compound) return false;
+  if (!compound || (!letter && coreEnd - start >= 12)) return false;
   while (i < end && isQuickCloser(text.charCodeAt(i))) i++;
   if (i !== end) return false;
   plainTokens(text.slice(start, coreEnd).toLowerCase(), sink);

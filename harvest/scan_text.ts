@@ -23,32 +23,14 @@ import { decodeCharacterReferences } from "./character_references.ts";
 
 export type { TokenSink } from "./scan_links.ts";
 
-const QUICK_CLOSERS = ".,;:!?)";
 const PLAIN_WORD = /^[\p{L}\p{M}]+$/u;
 const OPENERS = new Set([..."('‘“«‹„:=*•·,;~¡¿‣◦▪►→"]);
 const NUMERIC_START = /^[-+\u2212(]?[\d$€£¥₹₩₽₺₪₫₴₦₱฿.,]/u;
-const DIGITS = /^\d+$/;
 const IBAN_HEAD = /^[a-z]{2}\d{2}$/;
 const IBAN_GROUP = /^[a-z0-9]{1,4}$/;
 const CARD_GROUP = /^\d{1,7}$/;
 const AREA_CODE = /^\(\d{2,5}\)/;
 const PHONE_PART = /^\(?\d{1,5}\)?(?:[-.]\d{1,5})*$/;
-
-/**
- * How a word starts: the length of its leading run of ASCII letters when the rest is only sentence marks or
- * closing brackets (so it is one plain word), else -1.
- */
-function plainLength(word: string): number {
-  let k = 0;
-  while (k < word.length) {
-    const code = word.charCodeAt(k) | 32;
-    if (code < 97 || code > 122) break;
-    k++;
-  }
-  if (k === 0) return -1;
-  for (let j = k; j < word.length; j++) if (!QUICK_CLOSERS.includes(word[j])) return -1;
-  return k;
-}
 
 /**
  * Receives a plain word as `text[start, end)`, ASCII and Latin-1 letters only, to be read lowercased as `WORD_LOWER`
@@ -143,16 +125,13 @@ function isDigits(text: string, start: number, end: number): boolean {
 /** Windows to reuse, so that scanning a short text (a JSON leaf) allocates none; a sink that scans again takes another. */
 const SPARE_WINDOWS: WordWindow[] = [];
 
-/** Scan the window's first word, which is not a plain word; returns how many following words it consumed. */
+/**
+ * Scan the window's first word, which is not a plain word; returns how many following words it consumed. (ASCII
+ * letters followed only by sentence marks never come here: `scanText` reads them as plain words.)
+ */
 function scanFirst(words: WordWindow, sink: TokenSink): number {
   const word = words.at(0)!;
-  const plain = plainLength(word);
-  if (plain > 0 && plain < word.length) {
-    sink(word.slice(0, plain).toLowerCase());
-    for (let j = plain; j < word.length; j++) sink(word[j]);
-    return 0;
-  }
-  if (plain > 0 || (!startsWithAsciiNonLetter(word) && PLAIN_WORD.test(word))) {
+  if (!startsWithAsciiNonLetter(word) && PLAIN_WORD.test(word)) {
     const lower = word.toLowerCase();
     const code = lower.length === 3 && word === word.toUpperCase() && currencyOf(lower);
     if (code && joinCurrency(words, 0, lower, sink)) return 1;
@@ -237,7 +216,7 @@ function startsWithAsciiNonLetter(text: string): boolean {
 
 /** A core that is one typed value on its own: phone, IBAN, card, number or amount. */
 function typedTokens(lower: string): readonly string[] | undefined {
-  if (lower.length < 8 && DIGITS.test(lower)) return [`num:${lower}`];
+  if (lower.length < 8 && isDigits(lower, 0, lower.length)) return [`num:${lower}`];
   if (!NUMERIC_START.test(lower) && !IBAN_HEAD.test(lower.slice(0, 4))) return undefined;
   // Each grammar is asked only when the core can have its shape: a phone number starts with `+` or `(` or is
   // `555-123-4567` (12 characters), an IBAN starts with two letters, a card has 13 digits or more.
@@ -253,7 +232,7 @@ function joinForms(words: WordWindow, i: number, lower: string, sink: TokenSink)
   if (lower.length === 4 && IBAN_HEAD.test(lower)) {
     const found = scanSwitches.ibanJoins
       ? longestIbanJoin(words, i, lower)
-      : longestJoin(words, i, lower, 8, (part) => IBAN_GROUP.test(part), (text) => ibanToken(text), "");
+      : longestJoin(words, i, lower, 8, (part) => IBAN_GROUP.test(part), ibanToken, "");
     if (found) return emitJoined(found, sink);
   }
   if (lower.length === 4 && isDigits(lower, 0, 4)) {
@@ -266,7 +245,7 @@ function joinForms(words: WordWindow, i: number, lower: string, sink: TokenSink)
   }
   const currency = lower.length === 1 && currencyOf(lower);
   if (currency) return joinCurrency(words, i, lower, sink) ? 1 : -1;
-  const amount = amountTokens(lower);
+  const amount = NUMERIC_START.test(lower) && amountTokens(lower);
   if (amount && amount.length === 1) {
     const next = strip(words.at(i + 1)!);
     const written = next.core.length === 3 ? next.core === next.core.toUpperCase() : next.core.length === 1;
@@ -313,11 +292,14 @@ function longestJoin(
   glue: string,
 ): Joined | undefined {
   const parts = followingParts(words, i, max, fits);
+  // Each join extends the one before by concatenation (no spread and join per length); the longest that reads wins.
+  const texts = [first];
+  for (const part of parts) texts.push(texts[texts.length - 1] + glue + part.core);
   for (let n = parts.length; n >= 1; n--) {
-    const text = [first, ...parts.slice(0, n).map((part) => part.core)].join(glue);
-    const token = read(text);
+    const token = read(texts[n]);
     if (token) {
-      const raw = [words.at(i)!, ...parts.slice(0, n).map((part) => part.core)].join(" ");
+      let raw = words.at(i)!;
+      for (let k = 0; k < n; k++) raw += " " + parts[k].core;
       return { token, extra: n, raw, after: parts[n - 1].after };
     }
   }

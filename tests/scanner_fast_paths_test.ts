@@ -55,6 +55,42 @@ Deno.test("amountTokens() reads a bare number as the amount expression's body wo
   assert.deepEqual(amountTokens("$5"), [`cur:${SYMBOLS.$}`, "num:5"]);
 });
 
+Deno.test("amountTokens() reads nothing from a core that does not start as a number (the scanner skips it)", () => {
+  // The scanner asks the amount grammar about a word only when it starts as a number does: this expression.
+  const numericStart = /^[-+\u2212(]?[\d$€£¥₹₩₽₺₪₫₴₦₱฿.,]/u;
+  fc.assert(
+    fc.property(textOver("ab09-+\u2212(.,$€'%:/ ", 10), (core) => {
+      if (!numericStart.test(core)) assert.equal(amountTokens(core), undefined, core);
+    }),
+    { numRuns: 5000 },
+  );
+  assert.deepEqual(amountTokens("-$5"), ["cur:usd", "num:-5"]);
+});
+
+Deno.test("scanText() joins a phone number or card written in groups, its text the groups as written", () => {
+  const group = fc.stringMatching(/^\d{1,4}$/);
+  const marks = fc.constantFrom("", ".", ";", ",", ")");
+  fc.assert(
+    fc.property(
+      fc.constantFrom("+", "(", ""),
+      fc.array(group, { minLength: 1, maxLength: 8 }),
+      marks,
+      (lead, groups, mark) => {
+        const written = `${lead}${groups.join(" ")}`;
+        const entities = extractEntities(`call ${written}${mark} now`);
+        const digits = groups.join("");
+        const joined = entities.find((entity) => entity.text.includes(" "));
+        // A join's text is the words it took, as written (single spaces): a run of the groups, never more.
+        if (joined) assert.ok(written.includes(joined.text), `${written}: ${JSON.stringify(entities)}`);
+        if (lead === "+" && digits.length >= 7 && digits.length <= 15 && groups.length <= 7) {
+          assert.deepEqual(entities.map((entity) => entity.canonical), [`+${digits}`], written);
+        }
+      },
+    ),
+    { numRuns: 3000 },
+  );
+});
+
 Deno.test("scanText() reads bare numbers and compound words on the fast paths exactly as the full grammar does", () => {
   const pieces = [
     "2024",
@@ -137,11 +173,22 @@ Deno.test("scanText() reads bare numbers and compound words on the fast paths ex
     "it60-x054",
     "DE89 3704 0044 0532 0130 00",
     "GB82WEST12345698765432",
+    "#1012.",
+    "#tag",
+    "#",
+    "5-12,",
+    "3rd",
+    "2024-01-05",
+    "555-123-4567",
+    "4111-1111-1111-1111",
+    "12_34",
+    "1234",
+    "USD",
   ];
   const textArb = fc.array(fc.tuple(fc.constantFrom(...pieces), fc.constantFrom(" ", " ", "", "\t")), {
     maxLength: 8,
   }).map((parts) => parts.map(([piece, glue]) => piece + glue).join(""));
-  const charsArb = textOver("aAbBdDeEiItTuUsSxXzZ0123456789-_.,;:!?)(+$€%'’*@/ \t\n<|éÉüÜßÿ×÷Àµ", 30);
+  const charsArb = textOver("aAbBdDeEiItTuUsSxXzZ0123456789-_.,;:!?)(+#$€%'’*@/ \t\n<|éÉüÜßÿ×÷Àµ", 30);
   const read = (text: string) => ({ tokens: tokenize(text), entities: extractEntities(text) });
   fc.assert(
     fc.property(fc.oneof(textArb, charsArb), (text) => {

@@ -162,9 +162,7 @@ function checkValue(state: JudgeState, rule: ArgRule, leaf: Leaf, found: Finding
   }
   const derived = derivedArgument(state, rule.require, leaf, delegatedChanges(state, rule, leaf));
   if (derived?.vouched) {
-    const vouchers = [...uniqueNames(derived.sources), ...derived.from].filter((name, i, all) =>
-      all.indexOf(name) === i
-    );
+    const vouchers = [...new Set([...uniqueNames(derived.sources), ...derived.from])];
     found.evidence.push({ argument: leaf.path, value: leaf.text, sources: vouchers, formula: derived.formula });
     const changed = derived.from.includes("user")
       ? "changed as the user stated in their own words"

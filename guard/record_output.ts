@@ -274,16 +274,11 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
     // records hold may be asked about though the user did not point at the call (see recorded_value.ts).
     const fieldName = `${name}[${names.join(",")}]`;
     const entry = { trust: "suspicious" as const, label: suspicious(label), designated, echoes };
-    const records = stranger.filter((leaf) => isRecordField(leaf.text));
-    const texts = records.length ? stranger.filter((leaf) => !isRecordField(leaf.text)) : stranger;
-    if (texts.length) branch.addSource(fieldName, { ...entry, texts: texts.map((leaf) => leaf.text) });
-    if (records.length) {
-      branch.addSource(fieldName, {
-        ...entry,
-        texts: records.map((leaf) => leaf.text),
-        record: true,
-      });
-    }
+    const records: string[] = [];
+    const texts: string[] = [];
+    for (const leaf of stranger) (isRecordField(leaf.text) ? records : texts).push(leaf.text);
+    if (texts.length) branch.addSource(fieldName, { ...entry, texts });
+    if (records.length) branch.addSource(fieldName, { ...entry, texts: records, record: true });
   }
   return deep.map((leaf) => leaf.path || "(root)");
 }

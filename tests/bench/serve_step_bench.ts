@@ -11,7 +11,7 @@
  * @module
  */
 import { Guard } from "../../guard/mod.ts";
-import { benchOutput, benchPolicy } from "../../adapters/cli/bench/serve_load.ts";
+import { benchOutput, benchPolicy, engineSteps } from "../../adapters/cli/bench/serve_load.ts";
 import { SessionHost } from "../../adapters/serve/mod.ts";
 import { openStore, type PabStore } from "../../adapters/store/mod.ts";
 import { type AuditRecord, linkRecord } from "../../adapters/audit/mod.ts";
@@ -22,18 +22,7 @@ const only = Deno.args[1];
 const policy = benchPolicy();
 
 function engine(): { recordUs: number; decideUs: number; recordProseUs: number } {
-  const guard = new Guard(policy);
-  guard.user("Write to user0@corp.example");
-  let record = 0, decide = 0;
-  for (let step = 0; step < steps; step++) {
-    const output = benchOutput(0, step, 3000);
-    let at = performance.now();
-    guard.record("read_inbox", output);
-    record += performance.now() - at;
-    at = performance.now();
-    guard.decide("send_email", { to: `carol0.${step % 7}@corp.example` });
-    decide += performance.now() - at;
-  }
+  const { recordingMs: record, decisionMs: decide } = engineSteps(policy, steps, 3000);
   // The same length of plain prose, for comparison: the bench's output names an address, a link, a phone or a ticket
   // number every few words.
   const prose = new Guard(policy);

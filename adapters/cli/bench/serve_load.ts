@@ -188,25 +188,37 @@ export interface ServeSplit {
 }
 
 /**
+ * The engine alone: one guard records `steps` bench outputs of `chars`
+ * characters, deciding a call after each; the milliseconds spent in each part.
+ */
+export function engineSteps(
+  policy: Policy,
+  steps: number,
+  chars: number,
+): { guard: Guard; recordingMs: number; decisionMs: number } {
+  const guard = new Guard(policy);
+  guard.user("Write to user0@corp.example");
+  let recordingMs = 0;
+  let decisionMs = 0;
+  for (let step = 0; step < steps; step++) {
+    const output = benchOutput(0, step, chars);
+    let at = performance.now();
+    guard.record("read_inbox", output);
+    recordingMs += performance.now() - at;
+    at = performance.now();
+    guard.decide("send_email", { to: `carol0.${step % 7}@corp.example` });
+    decisionMs += performance.now() - at;
+  }
+  return { guard, recordingMs, decisionMs };
+}
+
+/**
  * Run the same steps with fewer layers and split `overallUs` (the CPU time
  * of one step over HTTP, server and load client together) into its parts.
  */
 export async function splitStep(store: PabStore, overallUs: number, chars = 3000, steps = 400): Promise<ServeSplit> {
   const policy = benchPolicy();
-  // The engine alone.
-  const guard = new Guard(policy);
-  guard.user("Write to user0@corp.example");
-  let recording = 0;
-  let decision = 0;
-  for (let step = 0; step < steps; step++) {
-    const output = benchOutput(0, step, chars);
-    let at = performance.now();
-    guard.record("read_inbox", output);
-    recording += performance.now() - at;
-    at = performance.now();
-    guard.decide("send_email", { to: `carol0.${step % 7}@corp.example` });
-    decision += performance.now() - at;
-  }
+  const { guard, recordingMs: recording, decisionMs: decision } = engineSteps(policy, steps, chars);
   // The host over a timed store.
   const timed = timedStore(store);
   const host = new SessionHost(policy, timed.store);

@@ -134,14 +134,18 @@ function scanAddresses(written: string, sink: TokenSink): void {
 /**
  * Where a host glued to the next sentence ends: in `www.x.com.They`, a capitalised word right after a common
  * top-level domain written in lower case (from the third label on) starts a sentence, so the host is `www.x.com`.
- * Returns the length of the host part.
+ * A capitalised common top-level domain is a label, not a sentence: `a.uk.Com` is one host. Returns the length of the
+ * host part.
  */
 function sentenceCut(run: string): number {
   const labels = run.split(".");
   let length = labels[0].length + 1 + (labels[1]?.length ?? 0);
   for (let k = 2; k < labels.length; k++) {
-    if (SENTENCE_START.test(labels[k]) && COMMON_TLDS.has(labels[k - 1])) return length;
-    length += 1 + labels[k].length;
+    const label = labels[k];
+    if (SENTENCE_START.test(label) && COMMON_TLDS.has(labels[k - 1]) && !COMMON_TLDS.has(label.toLowerCase())) {
+      return length;
+    }
+    length += 1 + label.length;
   }
   return run.length;
 }

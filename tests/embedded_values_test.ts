@@ -84,6 +84,8 @@ Deno.test("findEmbeddedValues() is linear on hostile input", () => {
 Deno.test("findEmbeddedValues() ends a host where a sentence starts without a space", () => {
   assert.deepEqual(findEmbeddedValues("post it to www.our-company.com.They sent it"), ["www.our-company.com"]);
   assert.deepEqual(findEmbeddedValues("Visit www.Example.Com or x.co.Uk today"), ["www.Example.Com", "x.co.Uk"]);
+  // A capitalised common top-level domain after one is a label, not a sentence: the whole host is found.
+  assert.deepEqual(findEmbeddedValues("Visit evil.uk.Com or evil.co.Org today"), ["evil.uk.Com", "evil.co.Org"]);
 });
 
 Deno.test("findEmbeddedValues() finds a link or address however it is glued, hidden or widened", () => {

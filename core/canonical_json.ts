@@ -3,7 +3,6 @@
  *
  * @module
  */
-import { CopyWalk } from "./canonical_copy.ts";
 
 /**
  * Serialise a JSON value with sorted keys, so equal values give equal text.
@@ -19,8 +18,96 @@ import { CopyWalk } from "./canonical_copy.ts";
  * ```
  */
 export function canonicalJson(value: unknown): string {
-  // The walk that canonicalCopy makes, not strict: functions and symbols are left out as JSON.stringify leaves them out.
-  const walk = new CopyWalk(false);
-  walk.copy(value, 0, "");
-  return walk.json as string;
+  return jsonText(value, new Set()) as string;
+}
+
+/**
+ * The canonical text of `value` (`undefined` for what an object leaves out: `undefined`, a function, a symbol), in
+ * one walk that copies, freezes and names nothing, reading each property once, in `Object.keys` order; `ancestors`
+ * are the objects it is inside. A `bigint` or a non-finite number is its text in quotes; `undefined` and holes in
+ * arrays are `null`. On a throw `ancestors` is left as it was at the throw (a walk makes its own set).
+ */
+export function jsonText(value: unknown, ancestors: Set<object>): string | undefined {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      // JSON.stringify writes a finite number as String() does (-0 as 0).
+      return Number.isFinite(value) ? String(value) : `"${value}"`;
+    case "boolean":
+      return value ? "true" : "false";
+    case "bigint":
+      return `"${value}"`;
+    case "object":
+      if (value !== null) break;
+      return "null";
+    default:
+      return undefined;
+  }
+  const isArray = refusePlain(value, ancestors);
+  ancestors.add(value);
+  let json = "[";
+  if (isArray) {
+    const items = value as unknown[];
+    for (let i = 0, length = items.length; i < length; i++) {
+      const item = items[i];
+      json += `${i ? "," : ""}${item === undefined ? "null" : jsonText(item, ancestors) ?? "null"}`;
+    }
+    json += "]";
+  } else {
+    const keys = Object.keys(value);
+    json = recordText(keys, keys.map((key) => jsonText((value as Record<string, unknown>)[key], ancestors)));
+  }
+  ancestors.delete(value);
+  return json;
+}
+
+/**
+ * Whether `value` is an array; throws `TypeError` if it is among `ancestors` (a value that contains itself) or is an
+ * object whose prototype is neither `Object.prototype` nor `null` (a `Date`, `Map`, boxed primitive, class instance).
+ */
+export function refusePlain(value: object, ancestors: ReadonlySet<object>): boolean {
+  if (ancestors.has(value)) throw new TypeError("Cannot serialise a value that contains itself");
+  if (Array.isArray(value)) return true;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) {
+    let name = "non-plain";
+    try {
+      name = String((value as { constructor?: { name?: unknown } }).constructor?.name ?? name);
+    } catch { /* a throwing getter: the generic name */ }
+    throw new TypeError(`Cannot serialise a ${name} object: expected plain JSON data`);
+  }
+  return false;
+}
+
+/**
+ * An object's text from its keys and their values' texts (`undefined` ones left out), in the order `JSON.stringify`
+ * lists an object whose keys were added in sorted order: array-index keys first, in numeric order, then the others
+ * sorted by UTF-16 code units.
+ */
+export function recordText(keys: readonly string[], texts: readonly (string | undefined)[]): string {
+  let order: Iterable<number> = keys.keys();
+  for (let i = 0; i < keys.length; i++) {
+    // Keys already in that order (none starting with a digit, each after the one before) are not sorted.
+    if ((keys[i].charCodeAt(0) ^ 48) < 10 || (i && keys[i - 1] > keys[i])) {
+      const indices = keys.map(arrayIndex);
+      // Array-index keys (x, y >= 0) first, in numeric order; then the others by code units.
+      order = [...order].sort((a, b) => {
+        const x = indices[a];
+        const y = indices[b];
+        return +(x < 0) - +(y < 0) || x - y || (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0);
+      });
+      break;
+    }
+  }
+  let json = "{";
+  for (const i of order) {
+    if (texts[i] !== undefined) json += `${json.length > 1 ? "," : ""}${JSON.stringify(keys[i])}:${texts[i]}`;
+  }
+  return json + "}";
+}
+
+/** The key as an array index (a canonical whole number below 2^32 - 1), or -1. */
+function arrayIndex(key: string): number {
+  return /^(0|[1-9]\d{0,9})$/.test(key) && +key < 4294967295 ? +key : -1;
 }

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { canonicalJson } from "../core/mod.ts";
+import { readBack } from "./_json_read_back.ts";
 
 /** The same value with every object's keys inserted in another order. */
 function reordered(value: unknown, flip: boolean): unknown {
@@ -47,8 +48,9 @@ Deno.test("canonicalJson() gives equal text for equal values in any key order, a
     fc.property(json, (value) => {
       const text = canonicalJson(value);
       assert.equal(canonicalJson(reordered(value, true)), text);
-      assert.equal(canonicalJson(JSON.parse(text)), text);
-      assert.deepEqual(JSON.parse(text), JSON.parse(JSON.stringify(value)));
+      // Read back by the JSON grammar: V8's JSON.parse can misread an escaped key (tests/audit_text_properties_test.ts).
+      assert.equal(canonicalJson(readBack(text)), text);
+      assert.deepEqual(readBack(text), readBack(JSON.stringify(value)));
     }),
     { numRuns: 1000 },
   );

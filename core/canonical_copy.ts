@@ -99,15 +99,13 @@ class CopyWalk {
   }
 
   #record(value: object, depth: number, path: string): Readonly<Record<string, unknown>> {
-    const copy: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
-      const item = this.copy((value as Record<string, unknown>)[key], depth + 1, path ? `${path}.${key}` : key);
-      // An own key named "__proto__" stays an ordinary key instead of setting the copy's prototype.
-      if (key === "__proto__") {
-        Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
-      } else copy[key] = item;
-    }
-    return Object.freeze(copy);
+    // Made from entries, an own key named "__proto__" stays an ordinary key instead of setting the copy's prototype.
+    return Object.freeze(Object.fromEntries(
+      Object.keys(value).map((key) => [
+        key,
+        this.copy((value as Record<string, unknown>)[key], depth + 1, path ? `${path}.${key}` : key),
+      ]),
+    ));
   }
 }
 

@@ -86,22 +86,24 @@ export function refusePlain(value: object, ancestors: ReadonlySet<object>): bool
  * sorted by UTF-16 code units.
  */
 export function recordText(keys: readonly string[], texts: readonly (string | undefined)[]): string {
-  let order: Iterable<number> = keys.keys();
+  let sorted = true;
+  let digits = false;
   for (let i = 0; i < keys.length; i++) {
-    // Keys already in that order (none starting with a digit, each after the one before) are not sorted.
-    if ((keys[i].charCodeAt(0) ^ 48) < 10 || (i && keys[i - 1] > keys[i])) {
-      const indices = keys.map(arrayIndex);
-      // Array-index keys (x, y >= 0) first, in numeric order; then the others by code units.
-      order = [...order].sort((a, b) => {
-        const x = indices[a];
-        const y = indices[b];
-        return +(x < 0) - +(y < 0) || x - y || (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0);
-      });
-      break;
-    }
+    if ((keys[i].charCodeAt(0) ^ 48) < 10) digits = true;
+    else if (i && keys[i - 1] > keys[i]) sorted = false;
+  }
+  let order: number[] | undefined;
+  if (digits || !sorted) {
+    // Array-index keys first, in numeric order; then the others by code units.
+    const indices = digits ? keys.map(arrayIndex) : undefined;
+    order = [...keys.keys()].sort((a, b) =>
+      (indices && (+(indices[a] < 0) - +(indices[b] < 0) || indices[a] - indices[b])) ||
+      (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0)
+    );
   }
   let json = "{";
-  for (const i of order) {
+  for (let k = 0; k < keys.length; k++) {
+    const i = order ? order[k] : k;
     if (texts[i] !== undefined) json += `${json.length > 1 ? "," : ""}${JSON.stringify(keys[i])}:${texts[i]}`;
   }
   return json + "}";

@@ -1,13 +1,12 @@
 /**
- * One walk over a value that gives both a deeply frozen plain-data copy and
- * its canonical JSON text, reading each property of the original exactly once.
+ * A deeply frozen plain-data copy of a value and its canonical JSON text,
+ * reading each property of the original exactly once.
  *
- * Why one walk: a tool call's arguments are copied (so the caller cannot change
+ * Why once: a tool call's arguments are copied (so the caller cannot change
  * them after the decision) and fingerprinted (sha256 of their canonical JSON).
- * Copying with `structuredClone` and then serialising the copy walked the value
- * twice and allocated it three times; reading each property once also means a
- * getter or a Proxy trap cannot show the copy one value and the fingerprint
- * another: both come from the same read.
+ * The text is written from the copy (this walk's own frozen data, with no
+ * getter or trap left), so a getter or a Proxy trap cannot show the copy one
+ * value and the fingerprint another: both come from the same read.
  *
  * @module
  */
@@ -28,7 +27,7 @@ export const COPY_DEPTH_LIMIT = 2048;
 export const COPY_LENGTH_LIMIT = 1 << 24;
 
 /**
- * Copy plain data and write its canonical JSON in one walk: object keys in the
+ * Copy plain data and write the copy's canonical JSON: object keys in the
  * order an object made from the sorted keys lists them (array-index keys in
  * numeric order first, then the others sorted by UTF-16 code units), no
  * insignificant space, a `bigint` or a non-finite number as its text in

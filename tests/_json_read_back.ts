@@ -1,6 +1,7 @@
 // What a JSON text reads back as, by the JSON grammar, without V8's JSON.parse for objects: that JSON.parse
 // (Deno 2.9.6, V8 15.0) can misread an object's escaped key after it has parsed an object with the same keys
-// before and a key "\\" (see tests/audit_text_properties_test.ts), so a reference built on it fails at random.
+// before and a key "\\" (V8 issue 521080746, nodejs/node#63785; see tests/audit_text_properties_test.ts), so a
+// reference built on it fails at random.
 // Strings and numbers are read by JSON.parse one token at a time (no object, no misread); every key becomes an
 // own property (a "__proto__" key too), in the order the text lists it, as JSON.parse adds them.
 

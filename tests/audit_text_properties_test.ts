@@ -102,7 +102,7 @@ Deno.test("linkRecord() and a memory store keep the records linkText() writes", 
 });
 
 Deno.test("linkText() keeps an event's escaped key as given after the engine has parsed a key made of a backslash", () => {
-  // V8's JSON.parse (Deno 2.9.6) reads an object's last key, when escaped, as "\\" once it has parsed an object with
+  // V8's JSON.parse (Deno 2.9.6; V8 issue 521080746, nodejs/node#63785) reads an object's last key, when escaped, as "\\" once it has parsed an object with
   // the same keys before it and then a "\\" key: the record must not depend on it (the event is hashed and kept as
   // given, never read back first).
   for (const key of ["\ud800", "\udfff", "b\n", "a\u0007", "b\\"]) {
@@ -113,4 +113,16 @@ Deno.test("linkText() keeps an event's escaped key as given after the engine has
     assert.deepEqual(Object.keys(record.event.detail), ["a", key]);
     assert.equal(linked.hash, sha256Hex(canonicalJson({ stream: "s", seq: 0, prev: GENESIS, event })));
   }
+});
+
+Deno.test("linkText() follows the definition's own steps for what its types rule out", () => {
+  const event: AuditEvent = { kind: "message", at: AT, n: NaN };
+  for (const [stream, head] of [[5, undefined], ["s", { seq: 1, hash: 7 }], [["s"], { seq: NaN, hash: "h" }]]) {
+    const linked = linkText(stream as string, head as { seq: number; hash: string }, event);
+    assert.equal(
+      linked.text,
+      JSON.stringify(definedRecord(stream as string, head as { seq: number; hash: string }, event)),
+    );
+  }
+  assert.throws(() => linkText("s", undefined, undefined as unknown as AuditEvent), SyntaxError);
 });

@@ -115,8 +115,8 @@ export function linkText(
   // The event's canonical text is a fixed point (the canonical JSON of what it reads back as is the same text, and
   // JSON.stringify of what it reads back as is that text too), so it is hashed and written as is: the record the
   // definition, JSON.stringify of {stream, seq, prev, event: the read-back, hash}, writes. Pinned by
-  // tests/audit_text_properties_test.ts against a faithful reader: V8's JSON.parse can misread an escaped key (see that
-  // test), and the record keeps the event as given, not as misread.
+  // tests/audit_text_properties_test.ts against a faithful reader: V8's JSON.parse can misread an escaped key (V8 issue
+  // 521080746, nodejs/node#63785), and the record keeps the event as given, not as misread.
   const hash = auditHash(unhashedText(stream, seq, prev, eventJson));
   const text = `{"stream":${JSON.stringify(stream)},"seq":${JSON.stringify(seq)},"prev":${JSON.stringify(prev)},` +
     `"event":${eventJson},"hash":"${hash}"}`;

@@ -35,30 +35,6 @@ export async function addAudit(
   return { records, head: value };
 }
 
-/** The heads this process last wrote, of the most recently written chains (a forgotten head is read from the store). */
-export class KnownHeads {
-  readonly #limit: number;
-  readonly #heads = new Map<string, HeadEntry>();
-
-  constructor(limit: number) {
-    this.#limit = limit;
-  }
-
-  get(stream: string): HeadEntry | undefined {
-    return this.#heads.get(stream);
-  }
-
-  set(stream: string, entry: HeadEntry): void {
-    this.#heads.delete(stream);
-    if (this.#heads.size >= this.#limit) this.#heads.delete(this.#heads.keys().next().value!);
-    this.#heads.set(stream, entry);
-  }
-
-  delete(stream: string): void {
-    this.#heads.delete(stream);
-  }
-}
-
 /** The records of one chain, or of every chain (every chain that has records, headed or not), in order. */
 export async function readChains(kv: Deno.Kv, stream?: string): Promise<AuditRecord[]> {
   const records: AuditRecord[] = [];

@@ -1,6 +1,7 @@
 import type { KvMutations } from "./_kv_batch.ts";
 import type { ReadBatcher } from "./_kv_reads.ts";
 import { Recent } from "./_kv_recent.ts";
+import { type SharedSource, sharedSource } from "./_kv_shared.ts";
 import { listTexts, setText } from "./_kv_text.ts";
 import type { SessionInput } from "./pab_store.ts";
 import { StoreError } from "./store_error.ts";
@@ -32,17 +33,16 @@ export class KvInputs {
 
   /**
    * Add the input at `seq` to an atomic write, checked to go where none is
-   * and after the input before it; `slot` is the position's entry when the
-   * caller read it. Fails `ERR_STORE_WRITE` when the input before it is not
-   * in the store (the session's inputs were dropped).
+   * and after the input before it; returns what its audit record may share
+   * with it. Fails `ERR_STORE_WRITE` when the input before it is not in the
+   * store (the session's inputs were dropped).
    */
   async add(
     operation: KvMutations,
     session: string,
     seq: number,
     input: SessionInput,
-    slot: Deno.AtomicCheck = { key: [...inputKey(session, seq), 0], versionstamp: null },
-  ): Promise<void> {
+  ): Promise<SharedSource | undefined> {
     if (seq > 0) {
       const known = this.#last.get(session);
       const key = [...inputKey(session, seq - 1), 0];
@@ -62,7 +62,10 @@ export class KvInputs {
       }
       operation.check(before);
     }
-    await setText(this.#kv, operation.check(slot), inputKey(session, seq), JSON.stringify(input));
+    const text = JSON.stringify(input);
+    const slot = { key: [...inputKey(session, seq), 0], versionstamp: null };
+    await setText(this.#kv, operation.check(slot), inputKey(session, seq), text);
+    return sharedSource(seq, input, text);
   }
 
   /** Run `append` (an append at `seq`), known as in flight while it runs. */

@@ -1,5 +1,6 @@
 import { sha256Hex } from "../../core/mod.ts";
 import type { KvMutations } from "./_kv_batch.ts";
+import type { SharedPiece } from "./_kv_shared.ts";
 
 // Large JSON texts in Deno KV: a value may hold at most 64 KiB, so a text is
 // kept in parts of at most PART UTF-16 units (at most 60 KB serialised) under
@@ -9,7 +10,8 @@ import type { KvMutations } from "./_kv_batch.ts";
 // commits of its own, and the operation writes only a reference to it. A
 // blob is content-addressed, so writing it twice is harmless, and one left
 // by a process killed before its reference was written is unreferenced.
-const PART = 30_000;
+/** The most UTF-16 units one stored part holds. */
+export const PART = 30_000;
 const INLINE = 3;
 const BLOB_BATCH = 10;
 
@@ -23,6 +25,8 @@ export interface TextPart {
   readonly blob?: string;
   /** How many parts the blob has. */
   readonly parts?: number;
+  /** An audit record's missing piece, in its input's text (`text` is the record's text before it). */
+  readonly shared?: SharedPiece;
 }
 
 /** Add `text` under `key` to an atomic operation (it must not be returned from an async function: Deno's operation is a thenable that throws) (a large text goes to a blob first, outside the operation). */

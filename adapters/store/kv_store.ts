@@ -13,6 +13,7 @@ import { linkInput } from "./_input_link.ts";
 import { GroupCommitter, type KvMutations, StagedWrite } from "./_kv_batch.ts";
 import { inputKey, KvInputs } from "./_kv_inputs.ts";
 import { ReadBatcher } from "./_kv_reads.ts";
+import type { SharedSource } from "./_kv_shared.ts";
 import { Recent } from "./_kv_recent.ts";
 import { KvGate } from "./_kv_gate.ts";
 import { markStore, probeStore } from "./_kv_stamp.ts";
@@ -33,6 +34,13 @@ import type { FileIdentity } from "./safe_path.ts";
 import { StoreError } from "./store_error.ts";
 
 const ATTEMPTS = 200;
+
+/** The input a write appends (its audit record shares `shared` with it). */
+interface WrittenInput {
+  readonly session: string;
+  readonly seq: number;
+  shared?: SharedSource;
+}
 
 /** Options of a {@linkcode KvStore}. */
 export interface KvStoreOptions {
@@ -117,13 +125,14 @@ export class KvStore implements PabStore {
     commit?: EffectCommit,
   ): Promise<boolean> {
     const key = inputKey(session, seq);
+    const written: WrittenInput = { session, seq };
     return this.#inputs.appending(session, seq, () =>
       this.#write(
         "append an input",
         session,
         linkInput(audit, seq),
         async (operation) => {
-          await this.#inputs.add(operation, session, seq, input);
+          written.shared = await this.#inputs.add(operation, session, seq, input);
           for (const effect of new Set(commit?.keys ?? [])) {
             operation.set(
               effectKey(commit!.ledger, effect),
@@ -133,7 +142,7 @@ export class KvStore implements PabStore {
           return true;
         },
         async () => (await this.#kv.get([...key, 0])).versionstamp === null,
-        { session, seq },
+        written,
       ));
   }
 
@@ -202,6 +211,7 @@ export class KvStore implements PabStore {
   /** Finish a reservation: record gone, keys committed or released, output and audit events appended, in one write. */
   finishReservation(session: string, id: string, finish: ReservationFinish): Promise<FinishResult> {
     const audit = finish.input ? linkInput(finish.audit ?? [], finish.input.seq) : finish.audit ?? [];
+    const written: WrittenInput | undefined = finish.input ? { session, seq: finish.input.seq } : undefined;
     const write = () =>
       this.#write<FinishResult>(
         "finish a reservation",
@@ -231,12 +241,12 @@ export class KvStore implements PabStore {
           }
           if (finish.input) {
             if ((await this.#kv.get([...inputKey(session, finish.input.seq), 0])).versionstamp !== null) return "moved";
-            await this.#inputs.add(operation, session, finish.input.seq, finish.input.input);
+            written!.shared = await this.#inputs.add(operation, session, finish.input.seq, finish.input.input);
           }
           return "finished";
         },
         undefined,
-        finish.input ? { session, seq: finish.input.seq } : undefined,
+        written,
       );
     return finish.input ? this.#inputs.appending(session, finish.input.seq, write) : write();
   }
@@ -336,7 +346,7 @@ export class KvStore implements PabStore {
     audit: readonly AuditEvent[],
     build: (operation: KvMutations) => Promise<T>,
     free?: () => Promise<boolean>,
-    input?: { readonly session: string; readonly seq: number },
+    input?: WrittenInput,
     appended?: (records: LinkedText[]) => void,
   ): Promise<T> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -344,7 +354,8 @@ export class KvStore implements PabStore {
         const operation = new StagedWrite();
         const result = await build(operation);
         if (result !== true && result !== "finished") return { result };
-        const { records, head } = await addAudit(this.#kv, operation, stream, audit, this.#knownHeads.get(stream));
+        const known = this.#knownHeads.get(stream);
+        const { records, head } = await addAudit(this.#kv, operation, stream, audit, known, input?.shared);
         // Committed with the steps other requests staged meanwhile, each still whole or not at all.
         const versionstamp = await this.#committer.commit(operation);
         if (versionstamp !== null) {

@@ -9,6 +9,9 @@ import { listTexts, PART, type TextPart } from "./_kv_text.ts";
 import type { SessionInput } from "./pab_store.ts";
 import { StoreError } from "./store_error.ts";
 
+/** What JSON escapes in a string: quotes, backslashes, control characters, surrogates (lone ones are escaped). */
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
 /** Shorter pieces are kept twice (a reference costs about as much). */
 const SHARE_MIN = 512;
 
@@ -18,7 +21,7 @@ export interface SharedSource {
   readonly seq: number;
   /** The input's stored text. */
   readonly text: string;
-  /** The JSON of the longest string of its text or output, as the record carries it too. */
+  /** The longest string of its text or output as JSON writes it (its JSON, or itself when JSON escapes nothing in it). */
   readonly piece: string;
 }
 
@@ -39,8 +42,10 @@ export function sharedSource(seq: number, input: SessionInput, text: string): Sh
   const longest = longestString(
     input.kind === "result" ? input.output : input.kind === "ruling" ? undefined : input.text,
   );
-  // A string's JSON is the same in the input's text and in the record's, whatever the key order around it.
-  return longest.length < SHARE_MIN ? undefined : { seq, text, piece: JSON.stringify(longest) };
+  if (longest.length < SHARE_MIN) return undefined;
+  // A string's JSON is the same in the input's text and in the record's, whatever the key order around it; one that
+  // needs no escape is its own JSON, between quotes.
+  return { seq, text, piece: ESCAPED.test(longest) ? JSON.stringify(longest) : longest };
 }
 
 /** The longest string in a JSON value ("" if none), walked without recursion. */

@@ -21,7 +21,7 @@ export function inputKey(session: string, seq: number): Deno.KvKey {
 export class KvInputs {
   readonly #kv: Deno.Kv;
   readonly #reads: ReadBatcher;
-  /** The last input this process wrote, by session: its position and the versionstamp of its first part. */
+  /** The last input this process wrote or read, by session: its position and the versionstamp of its first part. */
   readonly #last = new Recent<{ readonly seq: number; readonly versionstamp: string }>(10_000);
   /** The appends of this process in flight, by session and position (an append after one waits for it). */
   readonly #pending = new Map<string, Promise<unknown>>();
@@ -96,6 +96,11 @@ export class KvInputs {
     if ((await this.#reads.get([...inputKey(session, from), 0])).versionstamp === null) return [];
     const prefix = ["pab", "in", session];
     const texts = await listTexts(this.#kv, { prefix, start: [...prefix, from] }, 3);
+    // The last one read: the session's next append checks it is still there without reading it again.
+    const last = texts.at(-1);
+    if (last && typeof last.id === "number" && !((this.#last.get(session)?.seq ?? -1) > last.id)) {
+      this.#last.set(session, { seq: last.id, versionstamp: last.versionstamp });
+    }
     return texts.map((entry) => JSON.parse(entry.text));
   }
 }

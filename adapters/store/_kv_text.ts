@@ -66,27 +66,33 @@ export async function partText(kv: Deno.Kv, part: TextPart): Promise<string> {
   return text;
 }
 
-/** Join the parts listed under a prefix into texts, keyed by the key part after the prefix. */
+/** Join the parts listed under a prefix into texts, keyed by the key part after the prefix, with their first part's versionstamp. */
 export async function listTexts(
   kv: Deno.Kv,
   selector: Deno.KvListSelector,
   depth: number,
-): Promise<{ readonly id: Deno.KvKeyPart; readonly text: string }[]> {
-  const texts: { id: Deno.KvKeyPart; text: string }[] = [];
+): Promise<{ readonly id: Deno.KvKeyPart; readonly text: string; readonly versionstamp: string }[]> {
+  const texts: { id: Deno.KvKeyPart; text: string; versionstamp: string }[] = [];
   let parts: string[] = [];
   let current: Deno.KvKeyPart | undefined;
   let expected = 0;
+  let versionstamp = "";
   for await (const entry of kv.list<TextPart>(selector)) {
     const id = entry.key[depth];
     if (current === undefined || id !== current) {
-      if (current !== undefined && parts.length === expected) texts.push({ id: current, text: parts.join("") });
+      if (current !== undefined && parts.length === expected) {
+        texts.push({ id: current, text: parts.join(""), versionstamp });
+      }
       current = id;
       parts = [];
       expected = entry.value.count;
+      versionstamp = entry.versionstamp;
     }
     parts.push(await partText(kv, entry.value));
   }
-  if (current !== undefined && parts.length === expected) texts.push({ id: current, text: parts.join("") });
+  if (current !== undefined && parts.length === expected) {
+    texts.push({ id: current, text: parts.join(""), versionstamp });
+  }
   return texts;
 }
 

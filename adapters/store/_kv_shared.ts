@@ -10,6 +10,7 @@ import type { SessionInput } from "./pab_store.ts";
 import { StoreError } from "./store_error.ts";
 
 /** What JSON escapes in a string: quotes, backslashes, control characters, surrogates (lone ones are escaped). */
+// deno-lint-ignore no-control-regex -- control characters are exactly what JSON escapes
 const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** Shorter pieces are kept twice (a reference costs about as much). */

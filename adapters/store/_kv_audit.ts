@@ -1,6 +1,6 @@
 import { type AuditEvent, type AuditRecord, type LinkedText, linkText } from "../audit/mod.ts";
-import { InputTexts, setShared, type SharedPiece, type SharedSource } from "./_kv_shared.ts";
-import { partText, setText, type TextPart } from "./_kv_text.ts";
+import { InputTexts, setShared, type SharedSource } from "./_kv_shared.ts";
+import { partText, setText, type SharedPiece, type TextPart } from "./_kv_text.ts";
 import type { KvMutations } from "./_kv_batch.ts";
 
 /** A chain's head as stored: its seq and hash, under the versionstamp of the write that set it. */

@@ -1,5 +1,5 @@
-import { InputTexts, type SharedPiece } from "./_kv_shared.ts";
-import { setText, type TextPart } from "./_kv_text.ts";
+import { InputTexts } from "./_kv_shared.ts";
+import { setText, type SharedPiece, type TextPart } from "./_kv_text.ts";
 import { StoreError } from "./store_error.ts";
 
 /** UTF-16 units of records written whole again per commit. */

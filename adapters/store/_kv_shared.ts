@@ -5,7 +5,7 @@
 // fails ERR_STORE_CORRUPT, and one that changed changes the record (its hash no longer verifies). Dropping a
 // session's inputs first writes the records that share them whole again (see _kv_drop.ts).
 import type { KvMutations } from "./_kv_batch.ts";
-import { listTexts, PART, type TextPart } from "./_kv_text.ts";
+import { listTexts, PART, type SharedPiece, type TextPart } from "./_kv_text.ts";
 import type { SessionInput } from "./pab_store.ts";
 import { StoreError } from "./store_error.ts";
 
@@ -24,18 +24,6 @@ export interface SharedSource {
   readonly text: string;
   /** The longest string of its text or output as JSON writes it (its JSON, or itself when JSON escapes nothing in it). */
   readonly piece: string;
-}
-
-/** Where a record's missing piece is: in the text of its session's input `input`, from `from`, `length` long. */
-export interface SharedPiece {
-  /** The input's position. */
-  readonly input: number;
-  /** Where the piece starts in the input's text. */
-  readonly from: number;
-  /** The piece's length. */
-  readonly length: number;
-  /** The record's text after the piece (its part's `text` is the text before it). */
-  readonly after: string;
 }
 
 /** The input's stored text and the piece an audit record of it may share: the JSON of its longest string. */

@@ -1,6 +1,5 @@
 import { sha256Hex } from "../../core/mod.ts";
 import type { KvMutations } from "./_kv_batch.ts";
-import type { SharedPiece } from "./_kv_shared.ts";
 
 // Large JSON texts in Deno KV: a value may hold at most 64 KiB, so a text is
 // kept in parts of at most PART UTF-16 units (at most 60 KB serialised) under
@@ -14,6 +13,18 @@ import type { SharedPiece } from "./_kv_shared.ts";
 export const PART = 30_000;
 const INLINE = 3;
 const BLOB_BATCH = 10;
+
+/** Where a record's missing piece is: in the text of its session's input `input`, from `from`, `length` long. */
+export interface SharedPiece {
+  /** The input's position. */
+  readonly input: number;
+  /** Where the piece starts in the input's text. */
+  readonly from: number;
+  /** The piece's length. */
+  readonly length: number;
+  /** The record's text after the piece (its part's `text` is the text before it). */
+  readonly after: string;
+}
 
 /** A stored part: a slice of the text, or a reference to a blob holding all of it. */
 export interface TextPart {

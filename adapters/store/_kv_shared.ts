@@ -9,10 +9,6 @@ import { listTexts, PART, type SharedPiece, type TextPart } from "./_kv_text.ts"
 import type { SessionInput } from "./pab_store.ts";
 import { StoreError } from "./store_error.ts";
 
-/** What JSON escapes in a string: quotes, backslashes, control characters, surrogates (lone ones are escaped). */
-// deno-lint-ignore no-control-regex -- control characters are exactly what JSON escapes
-const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
-
 /** Shorter pieces are kept twice (a reference costs about as much). */
 const SHARE_MIN = 512;
 
@@ -22,19 +18,16 @@ export interface SharedSource {
   readonly seq: number;
   /** The input's stored text. */
   readonly text: string;
-  /** The longest string of its text or output as JSON writes it (its JSON, or itself when JSON escapes nothing in it). */
-  readonly piece: string;
+  /** The longest string of its text or output (JSON writes it as is when it escapes nothing in it). */
+  readonly longest: string;
 }
 
-/** The input's stored text and the piece an audit record of it may share: the JSON of its longest string. */
+/** The input's stored text and the piece an audit record of it may share: its longest string. */
 export function sharedSource(seq: number, input: SessionInput, text: string): SharedSource | undefined {
   const longest = longestString(
     input.kind === "result" ? input.output : input.kind === "ruling" ? undefined : input.text,
   );
-  if (longest.length < SHARE_MIN) return undefined;
-  // A string's JSON is the same in the input's text and in the record's, whatever the key order around it; one that
-  // needs no escape is its own JSON, between quotes.
-  return { seq, text, piece: ESCAPED.test(longest) ? JSON.stringify(longest) : longest };
+  return longest.length < SHARE_MIN ? undefined : { seq, text, longest };
 }
 
 /** The longest string in a JSON value ("" if none), walked without recursion. */
@@ -54,17 +47,19 @@ function longestString(value: unknown): string {
 
 /** Add a record's text under `key`, without the piece it shares with `source`; false (nothing added) if it shares none. */
 export function setShared(operation: KvMutations, key: Deno.KvKey, text: string, source: SharedSource): boolean {
-  const at = text.indexOf(source.piece);
-  const from = source.text.indexOf(source.piece);
-  if (at < 0 || from < 0 || text.length - source.piece.length > PART) return false;
-  const shared: SharedPiece = {
-    input: source.seq,
-    from,
-    length: source.piece.length,
-    after: text.slice(at + source.piece.length),
-  };
-  operation.set([...key, 0], { count: 1, text: text.slice(0, at), shared } satisfies TextPart);
-  return true;
+  // A string's JSON is the same in the input's text and in the record's, whatever the key order around it, and it is
+  // the string itself between quotes when JSON escapes nothing in it (searched first: no second JSON of the output).
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const piece = attempt === 0 ? source.longest : JSON.stringify(source.longest);
+    const at = text.indexOf(piece);
+    const from = at < 0 ? -1 : source.text.indexOf(piece);
+    if (from < 0) continue;
+    if (text.length - piece.length > PART) return false;
+    const shared: SharedPiece = { input: source.seq, from, length: piece.length, after: text.slice(at + piece.length) };
+    operation.set([...key, 0], { count: 1, text: text.slice(0, at), shared } satisfies TextPart);
+    return true;
+  }
+  return false;
 }
 
 /** The texts of a session's inputs, by position, read once when a record needs them (one session's at a time). */

@@ -44,15 +44,12 @@ export class KvInputs {
     input: SessionInput,
   ): Promise<SharedSource | undefined> {
     if (seq > 0) {
+      // This process may be appending the input before it: that append lands (or fails) first.
+      const earlier = this.#pending.get(pendingName(session, seq - 1));
+      if (earlier) await earlier;
       const known = this.#last.get(session);
       const key = [...inputKey(session, seq - 1), 0];
-      let before = known?.seq === seq - 1 ? { key, versionstamp: known.versionstamp } : await this.#kv.get(key);
-      const earlier = this.#pending.get(pendingName(session, seq - 1));
-      if (before.versionstamp === null && earlier) {
-        // This process is appending the input before it: wait for that append, then look again.
-        await earlier;
-        before = await this.#kv.get(key);
-      }
+      const before = known?.seq === seq - 1 ? { key, versionstamp: known.versionstamp } : await this.#kv.get(key);
       if (before.versionstamp === null) {
         throw new StoreError(
           "ERR_STORE_WRITE",

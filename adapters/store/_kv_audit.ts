@@ -1,5 +1,6 @@
 import { type AuditEvent, type AuditRecord, type LinkedText, linkText } from "../audit/mod.ts";
-import { partText, setText, type TextPart } from "./_kv_text.ts";
+import { InputTexts, setShared, type SharedSource } from "./_kv_shared.ts";
+import { partText, setText, type SharedPiece, type TextPart } from "./_kv_text.ts";
 import type { KvMutations } from "./_kv_batch.ts";
 
 /** A chain's head as stored: its seq and hash, under the versionstamp of the write that set it. */
@@ -10,6 +11,8 @@ export type HeadEntry = Deno.KvEntryMaybe<{ seq: number; hash: string }>;
  * (the head this process last wrote) or else the stored one. The head is
  * checked, so the operation fails if another writer moved it. Returns the
  * records the operation writes (as their JSON texts) and the head it sets.
+ * The last record is kept without the text it shares with `shared` (the
+ * input it records, written in the same operation), if any.
  */
 export async function addAudit(
   kv: Deno.Kv,
@@ -17,6 +20,7 @@ export async function addAudit(
   stream: string,
   events: readonly AuditEvent[],
   known?: HeadEntry,
+  shared?: SharedSource,
 ): Promise<{ records: LinkedText[]; head?: { seq: number; hash: string } }> {
   if (!events.length) return { records: [] };
   const headKey = ["pab", "head", stream];
@@ -24,39 +28,18 @@ export async function addAudit(
   operation.check(head);
   const records: LinkedText[] = [];
   let last: Pick<AuditRecord, "seq" | "hash"> | undefined = head.value ?? undefined;
-  for (const event of events) {
+  for (const [i, event] of events.entries()) {
     const record = linkText(stream, last, event);
-    await setText(kv, operation, ["pab", "audit", stream, record.seq], record.text);
+    const key = ["pab", "audit", stream, record.seq];
+    if (!(shared && i === events.length - 1 && setShared(operation, key, record.text, shared))) {
+      await setText(kv, operation, key, record.text);
+    }
     records.push(record);
     last = record;
   }
   const value = { seq: last!.seq, hash: last!.hash };
   operation.set(headKey, value);
   return { records, head: value };
-}
-
-/** The heads this process last wrote, of the most recently written chains (a forgotten head is read from the store). */
-export class KnownHeads {
-  readonly #limit: number;
-  readonly #heads = new Map<string, HeadEntry>();
-
-  constructor(limit: number) {
-    this.#limit = limit;
-  }
-
-  get(stream: string): HeadEntry | undefined {
-    return this.#heads.get(stream);
-  }
-
-  set(stream: string, entry: HeadEntry): void {
-    this.#heads.delete(stream);
-    if (this.#heads.size >= this.#limit) this.#heads.delete(this.#heads.keys().next().value!);
-    this.#heads.set(stream, entry);
-  }
-
-  delete(stream: string): void {
-    this.#heads.delete(stream);
-  }
 }
 
 /** The records of one chain, or of every chain (every chain that has records, headed or not), in order. */
@@ -69,11 +52,15 @@ export async function readChains(kv: Deno.Kv, stream?: string): Promise<AuditRec
     parts = [];
   };
   const prefix = stream === undefined ? ["pab", "audit"] : ["pab", "audit", stream];
+  const inputs = new InputTexts(kv);
   for await (const entry of kv.list<TextPart>({ prefix })) {
     const here = JSON.stringify(entry.key.slice(2, 4));
     if (here !== place) flush();
     place = here;
-    parts.push(await partText(kv, entry.value));
+    const part = entry.value;
+    parts.push(
+      await (part.shared ? inputs.whole(entry.key, part as TextPart & { shared: SharedPiece }) : partText(kv, part)),
+    );
   }
   flush();
   return records;

@@ -56,7 +56,11 @@ export class StagedWrite implements KvMutations {
   }
 
   #touch(key: Deno.KvKey, bytes: number): void {
-    const text = JSON.stringify(key, (_, part) => typeof part === "bigint" ? `${part}n` : part);
+    // Strings and numbers (pab's keys) need no replacer, which costs several times the plain JSON.
+    const plain = key.every((part) => typeof part === "string" || typeof part === "number");
+    const text = plain
+      ? JSON.stringify(key)
+      : JSON.stringify(key, (_, part) => typeof part === "bigint" ? `${part}n` : part);
     this.keys.add(text);
     this.bytes += text.length + bytes;
   }
@@ -65,8 +69,11 @@ export class StagedWrite implements KvMutations {
 /** An upper bound of a value's stored size without copying its text (a stored text part is `{count, text}`). */
 function sizeOf(value: unknown): number {
   if (typeof value === "string") return value.length * 3 + 8;
-  const text = (value as { text?: unknown } | null)?.text;
-  if (typeof text === "string") return text.length * 3 + 128;
+  const part = value as { text?: unknown; shared?: { after?: unknown } } | null;
+  if (typeof part?.text === "string") {
+    const after = part.shared?.after;
+    return (part.text.length + (typeof after === "string" ? after.length : 0)) * 3 + 128;
+  }
   return (JSON.stringify(value, (_, part) => typeof part === "bigint" ? String(part) : part)?.length ?? 8) * 3;
 }
 

@@ -1,7 +1,16 @@
+import { InputTexts } from "./_kv_shared.ts";
+import { setText, type SharedPiece, type TextPart } from "./_kv_text.ts";
+import { StoreError } from "./store_error.ts";
+
+/** UTF-16 units of records written whole again per commit. */
+const WHOLE_UNITS = 200_000;
+
 /**
  * Drop what a deleted session recorded from Deno KV: its inputs, its spent
  * rulings, and its record unless a reservation of it is still open (its audit
- * chain, its ledger's effects and its open reservations stay). Safe to repeat.
+ * chain, its ledger's effects and its open reservations stay). The audit
+ * records that share text with the inputs are first written whole again.
+ * Safe to repeat.
  */
 export async function dropSession(kv: Deno.Kv, id: string): Promise<void> {
   const open = await kv.list({ prefix: ["pab", "res", id] }, { limit: 1 }).next();
@@ -9,10 +18,45 @@ export async function dropSession(kv: Deno.Kv, id: string): Promise<void> {
   for (const prefix of [["pab", "in", id], ["pab", "spent", id]]) {
     for await (const entry of kv.list({ prefix }, { batchSize: 500 })) keys.push(entry.key);
   }
+  // After the inputs are listed: a record sharing one of them was written with it, so it is listed here.
+  await keepRecordsWhole(kv, id);
   // In commits of at most 500 mutations (Deno KV's limit is 1,000).
   for (let first = 0; first < keys.length; first += 500) {
     const operation = kv.atomic();
     for (const key of keys.slice(first, first + 500)) operation.delete(key);
     await operation.commit();
   }
+}
+
+/** Write every audit record of a session that shares text with an input whole again, each checked unchanged. */
+async function keepRecordsWhole(kv: Deno.Kv, id: string): Promise<void> {
+  const inputs = new InputTexts(kv);
+  const shared: Deno.KvEntry<TextPart & { shared: SharedPiece }>[] = [];
+  for await (const entry of kv.list<TextPart>({ prefix: ["pab", "audit", id] }, { batchSize: 500 })) {
+    if (entry.value.shared) shared.push(entry as Deno.KvEntry<TextPart & { shared: SharedPiece }>);
+  }
+  let operation = kv.atomic();
+  let units = 0;
+  let checks = 0;
+  const commit = async () => {
+    if (!(await operation.commit()).ok) {
+      throw new StoreError(
+        "ERR_STORE_WRITE",
+        `Cannot drop the inputs of session "${id}": its audit records changed meanwhile (retry the deletion)`,
+      );
+    }
+    operation = kv.atomic();
+    units = 0;
+    checks = 0;
+  };
+  for (const entry of shared) {
+    const text = await inputs.whole(entry.key, entry.value);
+    // Up to 3 bytes a unit: a commit stays under Deno KV's 800 KB (a text over 90,000 units goes to a blob first)
+    // and 100 checks.
+    if (units && (units + Math.min(text.length, 90_000) > WHOLE_UNITS || checks === 90)) await commit();
+    await setText(kv, operation.check(entry), entry.key.slice(0, -1), text);
+    units += Math.min(text.length, 90_000);
+    checks++;
+  }
+  if (units) await commit();
 }

@@ -25,6 +25,12 @@ const FAULTS: readonly (readonly [StoreErrorCode, RegExp, string])[] = [
 ];
 const BUSY = /database is locked|database table is locked|SQLITE_BUSY/i;
 
+/** A call in flight: when it expires, and how. */
+interface Call {
+  readonly expires: number;
+  readonly expire: () => void;
+}
+
 /** Options of a {@linkcode KvGate}. */
 export interface KvGateOptions {
   /** The most a call may take, busy retries included (milliseconds). */
@@ -45,6 +51,9 @@ export class KvGate {
   readonly #description: string;
   readonly #options: KvGateOptions;
   #closed = false;
+  /** The calls in flight, with their deadlines. */
+  readonly #inFlight = new Set<Call>();
+  #ticker: ReturnType<typeof setInterval> | undefined;
 
   constructor(description: string, options: KvGateOptions) {
     this.#description = description;
@@ -62,38 +71,69 @@ export class KvGate {
   }
 
   /** Run `task` (safe to repeat: a busy commit wrote nothing) under the deadline; `what` names it in messages. */
-  async run<T>(what: string, task: () => Promise<T>): Promise<T> {
-    if (this.#closed) throw this.#error("ERR_STORE_CLOSED", what, "the store was closed", "open it again");
-    let timer: ReturnType<typeof setTimeout> | undefined;
+  run<T>(what: string, task: () => Promise<T>): Promise<T> {
+    if (this.#closed) {
+      return Promise.reject(this.#error("ERR_STORE_CLOSED", what, "the store was closed", "open it again"));
+    }
     let expired = false;
     const work = this.#attempts(what, task, () => expired);
     // A call past its deadline may still finish in the background: its result is dropped, its failure observed.
     work.catch(() => {});
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        expired = true;
-        reject(
-          this.#options.remote
-            ? this.#error(
-              "ERR_STORE_UNREACHABLE",
-              what,
-              `the server did not answer within ${this.deadline} ms`,
-              "check that the denokv server runs and is reachable, then retry",
-            )
-            : this.#error(
-              "ERR_STORE_TIMEOUT",
-              what,
-              `it took longer than ${this.deadline} ms`,
-              "another process may hold the file's lock; retry",
-            ),
-        );
-      }, this.#options.deadline);
+    return new Promise<T>((resolve, reject) => {
+      const call: Call = {
+        expires: performance.now() + this.deadline,
+        expire: () => {
+          expired = true;
+          reject(this.#missed(what));
+        },
+      };
+      this.#watch(call);
+      work.then((result) => {
+        this.#unwatch(call);
+        resolve(result);
+      }, (error) => {
+        this.#unwatch(call);
+        reject(error);
+      });
     });
-    try {
-      return await Promise.race([work, deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
+  }
+
+  /** Watch a call's deadline: one timer for every call in flight (a timer each cost about 15 µs of CPU a call). */
+  #watch(call: Call): void {
+    this.#inFlight.add(call);
+    if (this.#ticker !== undefined) return;
+    this.#ticker = setInterval(() => {
+      const now = performance.now();
+      for (const late of this.#inFlight) {
+        if (late.expires <= now) {
+          this.#unwatch(late);
+          late.expire();
+        }
+      }
+    }, Math.min(250, Math.max(5, this.deadline / 20)));
+  }
+
+  #unwatch(call: Call): void {
+    this.#inFlight.delete(call);
+    if (this.#inFlight.size || this.#ticker === undefined) return;
+    clearInterval(this.#ticker);
+    this.#ticker = undefined;
+  }
+
+  #missed(what: string): StoreError {
+    return this.#options.remote
+      ? this.#error(
+        "ERR_STORE_UNREACHABLE",
+        what,
+        `the server did not answer within ${this.deadline} ms`,
+        "check that the denokv server runs and is reachable, then retry",
+      )
+      : this.#error(
+        "ERR_STORE_TIMEOUT",
+        what,
+        `it took longer than ${this.deadline} ms`,
+        "another process may hold the file's lock; retry",
+      );
   }
 
   /**

@@ -9,9 +9,22 @@ import type { KvMutations } from "./_kv_batch.ts";
 // commits of its own, and the operation writes only a reference to it. A
 // blob is content-addressed, so writing it twice is harmless, and one left
 // by a process killed before its reference was written is unreferenced.
-const PART = 30_000;
+/** The most UTF-16 units one stored part holds. */
+export const PART = 30_000;
 const INLINE = 3;
 const BLOB_BATCH = 10;
+
+/** Where a record's missing piece is: in the text of its session's input `input`, from `from`, `length` long. */
+export interface SharedPiece {
+  /** The input's position. */
+  readonly input: number;
+  /** Where the piece starts in the input's text. */
+  readonly from: number;
+  /** The piece's length. */
+  readonly length: number;
+  /** The record's text after the piece (its part's `text` is the text before it). */
+  readonly after: string;
+}
 
 /** A stored part: a slice of the text, or a reference to a blob holding all of it. */
 export interface TextPart {
@@ -23,6 +36,8 @@ export interface TextPart {
   readonly blob?: string;
   /** How many parts the blob has. */
   readonly parts?: number;
+  /** An audit record's missing piece, in its input's text (`text` is the record's text before it). */
+  readonly shared?: SharedPiece;
 }
 
 /** Add `text` under `key` to an atomic operation (it must not be returned from an async function: Deno's operation is a thenable that throws) (a large text goes to a blob first, outside the operation). */
@@ -62,27 +77,33 @@ export async function partText(kv: Deno.Kv, part: TextPart): Promise<string> {
   return text;
 }
 
-/** Join the parts listed under a prefix into texts, keyed by the key part after the prefix. */
+/** Join the parts listed under a prefix into texts, keyed by the key part after the prefix, with their first part's versionstamp. */
 export async function listTexts(
   kv: Deno.Kv,
   selector: Deno.KvListSelector,
   depth: number,
-): Promise<{ readonly id: Deno.KvKeyPart; readonly text: string }[]> {
-  const texts: { id: Deno.KvKeyPart; text: string }[] = [];
+): Promise<{ readonly id: Deno.KvKeyPart; readonly text: string; readonly versionstamp: string }[]> {
+  const texts: { id: Deno.KvKeyPart; text: string; versionstamp: string }[] = [];
   let parts: string[] = [];
   let current: Deno.KvKeyPart | undefined;
   let expected = 0;
+  let versionstamp = "";
   for await (const entry of kv.list<TextPart>(selector)) {
     const id = entry.key[depth];
     if (current === undefined || id !== current) {
-      if (current !== undefined && parts.length === expected) texts.push({ id: current, text: parts.join("") });
+      if (current !== undefined && parts.length === expected) {
+        texts.push({ id: current, text: parts.join(""), versionstamp });
+      }
       current = id;
       parts = [];
       expected = entry.value.count;
+      versionstamp = entry.versionstamp;
     }
     parts.push(await partText(kv, entry.value));
   }
-  if (current !== undefined && parts.length === expected) texts.push({ id: current, text: parts.join("") });
+  if (current !== undefined && parts.length === expected) {
+    texts.push({ id: current, text: parts.join(""), versionstamp });
+  }
   return texts;
 }
 

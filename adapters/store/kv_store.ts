@@ -7,11 +7,16 @@
  * @module
  */
 import type { AuditEvent, AuditRecord, LinkedText } from "../audit/mod.ts";
-import { addAudit, KnownHeads, readChains, readHeads } from "./_kv_audit.ts";
+import { addAudit, type HeadEntry, readChains, readHeads } from "./_kv_audit.ts";
 import { dropSession } from "./_kv_drop.ts";
 import { linkInput } from "./_input_link.ts";
 import { GroupCommitter, type KvMutations, StagedWrite } from "./_kv_batch.ts";
+import { inputKey, KvInputs } from "./_kv_inputs.ts";
+import { ReadBatcher } from "./_kv_reads.ts";
+import type { SharedSource } from "./_kv_shared.ts";
+import { Recent } from "./_kv_recent.ts";
 import { KvGate } from "./_kv_gate.ts";
+import { markStore, probeStore } from "./_kv_stamp.ts";
 import { backoff, getAll, listTexts, partText, setText } from "./_kv_text.ts";
 import { type EffectEntry, effectKey, holdKey, KvEffects, releaseStaleHolds } from "./kv_effects.ts";
 import type {
@@ -29,7 +34,13 @@ import type { FileIdentity } from "./safe_path.ts";
 import { StoreError } from "./store_error.ts";
 
 const ATTEMPTS = 200;
-const META: Deno.KvKey = ["pab", "meta", "store"];
+
+/** The input a write appends (its audit record shares `shared` with it). */
+interface WrittenInput {
+  readonly session: string;
+  readonly seq: number;
+  shared?: SharedSource;
+}
 
 /** Options of a {@linkcode KvStore}. */
 export interface KvStoreOptions {
@@ -70,7 +81,9 @@ export class KvStore implements PabStore {
   });
   readonly #holdGrace: number;
   readonly #committer: GroupCommitter;
-  readonly #knownHeads = new KnownHeads(10_000);
+  /** The heads this process last wrote, by chain (a forgotten head is read from the store). */
+  readonly #knownHeads = new Recent<HeadEntry>(10_000);
+  readonly #inputs: KvInputs;
   #stamp: string | undefined;
 
   /** Wrap an open KV; `description` names it in messages. */
@@ -84,6 +97,7 @@ export class KvStore implements PabStore {
     });
     this.#holdGrace = options.holdGrace ?? 600_000;
     this.#committer = new GroupCommitter(kv);
+    this.#inputs = new KvInputs(kv, new ReadBatcher(kv));
   }
 
   /** Save a new session and its first audit events in one write; false if the id is taken. */
@@ -110,26 +124,31 @@ export class KvStore implements PabStore {
     audit: readonly AuditEvent[] = [],
     commit?: EffectCommit,
   ): Promise<boolean> {
-    const key = ["pab", "in", session, seq];
-    return this.#write("append an input", session, linkInput(audit, seq), async (operation) => {
-      await setText(this.#kv, operation.check({ key: [...key, 0], versionstamp: null }), key, JSON.stringify(input));
-      for (const effect of new Set(commit?.keys ?? [])) {
-        operation.set(
-          effectKey(commit!.ledger, effect),
-          { state: "committed", holder: commit!.holder } satisfies EffectEntry,
-        );
-      }
-      return true;
-    }, async () => (await this.#kv.get([...key, 0])).versionstamp === null);
+    const key = inputKey(session, seq);
+    const written: WrittenInput = { session, seq };
+    return this.#inputs.appending(session, seq, () =>
+      this.#write(
+        "append an input",
+        session,
+        linkInput(audit, seq),
+        async (operation) => {
+          written.shared = await this.#inputs.add(operation, session, seq, input);
+          for (const effect of new Set(commit?.keys ?? [])) {
+            operation.set(
+              effectKey(commit!.ledger, effect),
+              { state: "committed", holder: commit!.holder } satisfies EffectEntry,
+            );
+          }
+          return true;
+        },
+        async () => (await this.#kv.get([...key, 0])).versionstamp === null,
+        written,
+      ));
   }
 
   /** The inputs of a session from `from` on. */
   inputs(session: string, from: number): Promise<SessionInput[]> {
-    return this.#gate.run("read inputs", async () => {
-      const prefix = ["pab", "in", session];
-      const texts = await listTexts(this.#kv, { prefix, start: [...prefix, from] }, 3);
-      return texts.map((entry) => JSON.parse(entry.text));
-    });
+    return this.#gate.run("read inputs", () => this.#inputs.read(session, from));
   }
 
   /** The effects of a ledger (one object per ledger, shared by its sessions in this process while any holds it). */
@@ -192,36 +211,44 @@ export class KvStore implements PabStore {
   /** Finish a reservation: record gone, keys committed or released, output and audit events appended, in one write. */
   finishReservation(session: string, id: string, finish: ReservationFinish): Promise<FinishResult> {
     const audit = finish.input ? linkInput(finish.audit ?? [], finish.input.seq) : finish.audit ?? [];
-    return this.#write<FinishResult>("finish a reservation", session, audit, async (operation) => {
-      const parts: Deno.KvEntry<{ count: number; text: string }>[] = [];
-      for await (
-        const entry of this.#kv.list<{ count: number; text: string }>({ prefix: ["pab", "res", session, id] })
-      ) {
-        parts.push(entry);
-      }
-      if (!parts.length || parts.length !== parts[0].value.count) return "unknown";
-      for (const part of parts) operation.check(part).delete(part.key);
-      const texts = await Promise.all(parts.map((part) => partText(this.#kv, part.value)));
-      const record = JSON.parse(texts.join("")) as ReservationRecord;
-      const ledger = await this.#ledgerOf(record);
-      const commit = finish.outcome === "commit" ? new Set(record.effects) : new Set<string>();
-      const mine = [...new Set([...record.keys, ...record.checks])].filter((key) => !commit.has(key));
-      for (const entry of await getAll<EffectEntry>(this.#kv, mine.map((key) => effectKey(ledger, key)))) {
-        if (entry.value?.state === "reserved" && entry.value.holder === record.holder) {
-          operation.check(entry).delete(entry.key);
-        }
-      }
-      for (const key of commit) {
-        operation.set(effectKey(ledger, key), { state: "committed", holder: record.holder } satisfies EffectEntry);
-      }
-      if (finish.input) {
-        const key = ["pab", "in", session, finish.input.seq];
-        const slot = await this.#kv.get([...key, 0]);
-        if (slot.versionstamp !== null) return "moved";
-        await setText(this.#kv, operation.check(slot), key, JSON.stringify(finish.input.input));
-      }
-      return "finished";
-    });
+    const written: WrittenInput | undefined = finish.input ? { session, seq: finish.input.seq } : undefined;
+    const write = () =>
+      this.#write<FinishResult>(
+        "finish a reservation",
+        session,
+        audit,
+        async (operation) => {
+          const parts: Deno.KvEntry<{ count: number; text: string }>[] = [];
+          for await (
+            const entry of this.#kv.list<{ count: number; text: string }>({ prefix: ["pab", "res", session, id] })
+          ) {
+            parts.push(entry);
+          }
+          if (!parts.length || parts.length !== parts[0].value.count) return "unknown";
+          for (const part of parts) operation.check(part).delete(part.key);
+          const texts = await Promise.all(parts.map((part) => partText(this.#kv, part.value)));
+          const record = JSON.parse(texts.join("")) as ReservationRecord;
+          const ledger = await this.#ledgerOf(record);
+          const commit = finish.outcome === "commit" ? new Set(record.effects) : new Set<string>();
+          const mine = [...new Set([...record.keys, ...record.checks])].filter((key) => !commit.has(key));
+          for (const entry of await getAll<EffectEntry>(this.#kv, mine.map((key) => effectKey(ledger, key)))) {
+            if (entry.value?.state === "reserved" && entry.value.holder === record.holder) {
+              operation.check(entry).delete(entry.key);
+            }
+          }
+          for (const key of commit) {
+            operation.set(effectKey(ledger, key), { state: "committed", holder: record.holder } satisfies EffectEntry);
+          }
+          if (finish.input) {
+            if ((await this.#kv.get([...inputKey(session, finish.input.seq), 0])).versionstamp !== null) return "moved";
+            written!.shared = await this.#inputs.add(operation, session, finish.input.seq, finish.input.input);
+          }
+          return "finished";
+        },
+        undefined,
+        written,
+      );
+    return finish.input ? this.#inputs.appending(session, finish.input.seq, write) : write();
   }
 
   /** Spend a ruling; false if it was already spent. */
@@ -248,6 +275,7 @@ export class KvStore implements PabStore {
       events,
       () => Promise.resolve(true),
       undefined,
+      undefined,
       (records) => {
         appended = records.map((record) => JSON.parse(record.text));
       },
@@ -259,6 +287,7 @@ export class KvStore implements PabStore {
   deleteSession(id: string): Promise<void> {
     // The head this process wrote is forgotten too (a later write reads it back): an ended chain's stays in the store.
     this.#knownHeads.delete(id);
+    this.#inputs.forget(id);
     return this.#gate.run("delete a session", () => dropSession(this.#kv, id));
   }
 
@@ -278,13 +307,7 @@ export class KvStore implements PabStore {
    * fails `ERR_STORE_GONE` when a store answers with another id.
    */
   async stamp(): Promise<void> {
-    this.#stamp = await this.#gate.run("mark the store", async () => {
-      const current = await this.#kv.get<{ id: string }>(META);
-      if (current.value) return current.value.id;
-      const id = crypto.randomUUID();
-      const made = await this.#kv.atomic().check(current).set(META, { id, created: new Date().toISOString() }).commit();
-      return made.ok ? id : (await this.#kv.get<{ id: string }>(META)).value?.id ?? id;
-    });
+    this.#stamp = await this.#gate.run("mark the store", () => markStore(this.#kv));
   }
 
   /**
@@ -298,31 +321,8 @@ export class KvStore implements PabStore {
   }
 
   /** Check that the store answers, is the one opened, and takes a write, within the deadline. */
-  async probe(): Promise<StoreHealth> {
-    const started = performance.now();
-    try {
-      await this.#gate.run("probe the store", async () => {
-        const stamp = (await this.#kv.get<{ id: string }>(META)).value?.id;
-        if (this.#stamp !== undefined && stamp !== this.#stamp) {
-          throw new StoreError(
-            "ERR_STORE_GONE",
-            `Cannot use store "${this.description}": it is not the store pab opened (its data was deleted or replaced; ` +
-              `restore it, or restart pab)`,
-          );
-        }
-        await this.#kv.set(["pab", "meta", "probe"], Date.now());
-      });
-      return { ok: true, description: this.description, latencyMs: performance.now() - started };
-    } catch (error) {
-      const fault = this.#gate.fault("probe the store", error);
-      return {
-        ok: false,
-        description: this.description,
-        code: fault.code,
-        message: fault.message,
-        retryAfter: fault.retryAfter,
-      };
-    }
+  probe(): Promise<StoreHealth> {
+    return probeStore(this.#kv, this.#gate, this.description, this.#stamp);
   }
 
   /** Close the KV. */
@@ -336,8 +336,9 @@ export class KvStore implements PabStore {
    * failure with nothing written), then `audit` is chained after the head of
    * `stream`'s audit chain in the same write. A commit that fails because the
    * head moved is built again; one that fails on `build`'s own checks is
-   * built again too, and `build` then sees what changed. `taken` (optional)
-   * answers false at once when a retry cannot help.
+   * built again too, and `build` then sees what changed. `free` (optional)
+   * answers false at once when a retry cannot help. `input` names the input
+   * the write appends, if any (the next append of its session checks it).
    */
   async #write<T>(
     what: string,
@@ -345,6 +346,7 @@ export class KvStore implements PabStore {
     audit: readonly AuditEvent[],
     build: (operation: KvMutations) => Promise<T>,
     free?: () => Promise<boolean>,
+    input?: WrittenInput,
     appended?: (records: LinkedText[]) => void,
   ): Promise<T> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -352,17 +354,21 @@ export class KvStore implements PabStore {
         const operation = new StagedWrite();
         const result = await build(operation);
         if (result !== true && result !== "finished") return { result };
-        const { records, head } = await addAudit(this.#kv, operation, stream, audit, this.#knownHeads.get(stream));
+        const known = this.#knownHeads.get(stream);
+        const { records, head } = await addAudit(this.#kv, operation, stream, audit, known, input?.shared);
         // Committed with the steps other requests staged meanwhile, each still whole or not at all.
         const versionstamp = await this.#committer.commit(operation);
         if (versionstamp !== null) {
           // The head this write set: the next write of this chain checks it without reading it back.
           if (head) this.#knownHeads.set(stream, { key: ["pab", "head", stream], value: head, versionstamp });
+          // The input it appended: the session's next append checks it is still there without reading it.
+          if (input) this.#inputs.wrote(input.session, input.seq, versionstamp);
           appended?.(records);
           return { result };
         }
         // Read the head again next time: another writer may have moved it.
         this.#knownHeads.delete(stream);
+        if (input) this.#inputs.forget(input.session);
         if (free && !(await free())) return { result: false as T };
         return undefined;
       });

@@ -17,7 +17,7 @@ import { PabError } from "../../core/mod.ts";
  * - `ERR_STORE_FULL`: the disk is full
  * - `ERR_STORE_IO`: the disk or file system reported an I/O error
  * - `ERR_STORE_READONLY`: the store file or its folder cannot be written
- * - `ERR_STORE_CORRUPT`: the store file is damaged or is not a Deno KV file
+ * - `ERR_STORE_CORRUPT`: the store file is damaged or is not a Deno KV file (or an audit record's input is missing)
  * - `ERR_STORE_GONE`: the store file was deleted or replaced while open
  * - `ERR_STORE_UNREACHABLE`: the remote KV server (`denokv`) does not answer
  * - `ERR_STORE_TIMEOUT`: a call missed its deadline

@@ -50,7 +50,7 @@ export class WorkerPeers {
     const message: WorkerRequest = { kind: "request", id, ...request };
     return new Promise((settle) => {
       this.#pending.set(id, { peer, settle });
-      port.postMessage(message, transferOf(request.body));
+      port.postMessage(message, bodyTransfer(request.body));
     });
   }
 
@@ -70,7 +70,7 @@ export class WorkerPeers {
   }
 }
 
-/** The buffer to hand over with a body: its own when the body spans it whole (else it is copied). */
-function transferOf(body: Uint8Array<ArrayBuffer> | null): Transferable[] {
+/** The buffer to move with a body to another thread: its own when the body spans it whole (else it is copied). */
+export function bodyTransfer(body: Uint8Array<ArrayBuffer> | null): Transferable[] {
   return body !== null && body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? [body.buffer] : [];
 }

@@ -9,7 +9,7 @@
  * @module
  */
 import type { AdmittedRequest } from "./request_intake.ts";
-import { LOST_ANSWER } from "./worker_peers.ts";
+import { bodyTransfer, LOST_ANSWER } from "./worker_peers.ts";
 import type { FrontMessage, WorkerAnswer, WorkerMessage, WorkerSetup } from "./worker_protocol.ts";
 
 /** Milliseconds a worker may take to drain its connections, and again to close its store, when the server stops. */
@@ -71,7 +71,7 @@ export class WorkerThread {
     if (this.#failed) return Promise.resolve({ kind: "answer", id, ...LOST_ANSWER });
     return new Promise((resolve) => {
       this.#pending.set(id, resolve);
-      this.#worker.postMessage({ kind: "request", id, ...request }, []);
+      this.#worker.postMessage({ kind: "request", id, ...request }, bodyTransfer(request.body));
     });
   }
 

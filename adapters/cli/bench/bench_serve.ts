@@ -46,6 +46,10 @@ live sessions with 10 clients.`,
       type: "boolean",
       description: "With workers: take connections on a front thread that passes requests on (the fallback off Linux)",
     },
+    crossed: {
+      type: "boolean",
+      description: "Use each session over another connection than the one that made it (measures the hand-over)",
+    },
     seconds: { type: "integer", description: "Seconds of load (default 10)" },
     "output-chars": { type: "integer", description: "Characters of tool output per decision (default 3000)" },
     "soak-minutes": { type: "integer", description: "Also soak for this many minutes and report RSS" },
@@ -64,7 +68,15 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
   // On a KV file, workers each commit on their own handle (SQLite takes one writer at a time): one thread is faster.
   const workers = input.integer("workers") ?? (where === ":memory:" ? 2 : 0);
   const front = input.flag("front");
-  const figures: Record<string, unknown> = { schemaVersion: 1, store: where, outputChars: chars, workers, front };
+  const crossed = input.flag("crossed");
+  const figures: Record<string, unknown> = {
+    schemaVersion: 1,
+    store: where,
+    outputChars: chars,
+    workers,
+    front,
+    crossed,
+  };
   const say = (line: string) => input.flag("json") ? Promise.resolve() : io.stdout.write(`${line}\n`);
   const run = (load: ServeLoad, watch?: WorkerLoadWatch) =>
     withServer(where, { workers, front }, (url) => loadInWorker(url, load, watch));
@@ -75,7 +87,7 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
   let front0 = process.threadCpuUsage();
   let processUs = 0;
   let frontUs = 0;
-  const { result: load, clientCpuUs } = await run({ sessions, seconds, outputChars: chars }, {
+  const { result: load, clientCpuUs } = await run({ sessions, seconds, outputChars: chars, crossed }, {
     onStart: () => [process0, front0] = [process.cpuUsage(), process.threadCpuUsage()],
     onEnd: () => {
       const [all, front] = [process.cpuUsage(process0), process.threadCpuUsage(front0)];

@@ -104,10 +104,13 @@ export async function startWorkerServer(options: WorkerServerOptions): Promise<R
  * Whether worker threads can share a port on `hostname`: Linux spreads the
  * connections of sockets bound with `SO_REUSEPORT` among them (other systems
  * do not, or give them all to one), and Deno lets a program ask for it only
- * with `--unstable-net`; checked by binding a free port once.
+ * with `--unstable-net` (without it, asking ends the process, so the flag is
+ * told by an API it adds: `Deno.listenDatagram`); checked by binding a free
+ * port once.
  */
 export function canSharePort(hostname: string): boolean {
   if (Deno.build.os !== "linux") return false;
+  if (typeof (Deno as { listenDatagram?: unknown }).listenDatagram !== "function") return false;
   try {
     Deno.listen({ hostname, port: 0, reusePort: true }).close();
     return true;

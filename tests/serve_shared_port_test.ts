@@ -229,3 +229,46 @@ for (const { name, front } of MODES) {
     await assert.rejects(fetch(`${server.url}/v1/health`, { signal: AbortSignal.timeout(2000) }));
   });
 }
+
+Deno.test("startWorkerServer() without --unstable-net falls back to a front thread and serves (the process lives)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pab_no_unstable_net_" });
+  try {
+    // The repository's settings without "net" among the unstable features, and no lock file (it is the repository's).
+    const root = new URL("..", import.meta.url);
+    const settings = JSON.parse(await Deno.readTextFile(new URL("deno.json", root)));
+    settings.unstable = ["kv"];
+    delete settings.lock;
+    await Deno.writeTextFile(`${dir}/deno.json`, JSON.stringify(settings));
+    await Deno.writeTextFile(
+      `${dir}/serve.ts`,
+      `import { startWorkerServer } from "${new URL("adapters/serve/mod.ts", root)}";
+import { canSharePort } from "${new URL("adapters/serve/worker_front.ts", root)}";
+import { SERVE_WORKER_MODULE } from "${new URL("adapters/cli/commands/serve_worker.ts", root)}";
+const config = { policy: { text: "version: 1\\ntools: {}\\n", source: "p.yaml" }, store: ":memory:" };
+const server = await startWorkerServer({ module: SERVE_WORKER_MODULE, workers: 2, version: "t", port: 0, config });
+const answer = await fetch(server.url + "/v1/health");
+console.log(JSON.stringify({ shared: canSharePort("localhost"), status: answer.status }));
+await answer.body?.cancel();
+await server.shutdown();
+`,
+    );
+    const child = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--config",
+        `${dir}/deno.json`,
+        "--no-lock",
+        "--allow-read",
+        "--allow-net=localhost",
+        `${dir}/serve.ts`,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(child.stderr);
+    assert.equal(child.code, 0, stderr);
+    assert.deepEqual(JSON.parse(new TextDecoder().decode(child.stdout)), { shared: false, status: 200 });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

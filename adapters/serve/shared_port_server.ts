@@ -12,7 +12,7 @@
  */
 import { DEFAULT_MAX_BODY } from "./http_api.ts";
 import { DEFAULT_PORT, type RunningServer, serverUrl } from "./start_server.ts";
-import type { WorkerServerOptions } from "./worker_front.ts";
+import type { WorkerServerOptions } from "./worker_server_options.ts";
 import type { WorkerSetup } from "./worker_protocol.ts";
 import { stopTogether, WorkerThread } from "./worker_thread.ts";
 

@@ -16,29 +16,16 @@ import { BodyDeadlines } from "./body_deadlines.ts";
 import { connectionGate } from "./connection_gate.ts";
 import { admission, DEFAULT_MAX_BODY } from "./http_api.ts";
 import { requestIntake } from "./request_intake.ts";
-import { type ServeLimits, serveLimits } from "./serve_limits.ts";
+import { serveLimits } from "./serve_limits.ts";
 import { localTally, sharedTallyBuffer } from "./session_tally.ts";
 import { startSharedPortServer } from "./shared_port_server.ts";
-import { checkListen, listenFor, type RunningServer, type ServerOptions } from "./start_server.ts";
+import { checkListen, listenFor, type RunningServer } from "./start_server.ts";
 import { TALLY_CELLS } from "./worker_protocol.ts";
-import { routeKeyOf, type RouteKeys, workerOf } from "./worker_route.ts";
+import { routeKeyOf, workerOf } from "./worker_route.ts";
+import type { WorkerServerOptions } from "./worker_server_options.ts";
 import { stopTogether, WorkerThread } from "./worker_thread.ts";
 
-/** Options of {@linkcode startWorkerServer}. */
-export interface WorkerServerOptions extends Omit<ServerOptions, "routes"> {
-  /** The worker module: it calls `serveAsWorker` (see `worker_serving.ts`). */
-  readonly module: URL;
-  /** How many worker threads (at least 1). */
-  readonly workers: number;
-  /** Settings every worker is given (structured-cloneable): what it needs to build its host. */
-  readonly config: unknown;
-  /** The bounds (the connection, in-flight and body ones are kept where requests are taken; the sessions' by the workers). */
-  readonly limits?: Partial<ServeLimits>;
-  /** For a front thread: POST endpoints the workers add, by path, and the session key a body names (listening workers use their module's `routeKeys`). */
-  readonly routeKeys?: RouteKeys;
-  /** Take connections on a front thread even where workers could share the port (the default where they cannot). */
-  readonly front?: boolean;
-}
+export type { WorkerServerOptions } from "./worker_server_options.ts";
 
 /**
  * Start a server whose sessions are served by `options.workers` worker

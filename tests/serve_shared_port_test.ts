@@ -272,3 +272,17 @@ await server.shutdown();
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("startWorkerServer() with the port shared refuses to start when its module does not route a routeKeys path", async () => {
+  const keys = { "/v1/test/crash": () => "a" };
+  await assert.rejects(
+    twoWorkers({ module: new URL("./_crashing_serve_worker.ts", import.meta.url), routeKeys: keys }),
+    /Cannot route "\/v1\/test\/crash" by a session key/,
+  );
+  // Behind a front thread the server's own routeKeys route.
+  await withWorkers(() => Promise.resolve(), {
+    module: new URL("./_crashing_serve_worker.ts", import.meta.url),
+    front: true,
+    routeKeys: keys,
+  });
+});

@@ -38,6 +38,7 @@ export async function startSharedPortServer(
       hostname,
       port,
       maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
+      routeKeyPaths: Object.keys(options.routeKeys ?? {}),
       ...(options.token === undefined ? {} : { token: options.token }),
       ...(options.allowHosts ? { allowHosts: options.allowHosts } : {}),
     },

@@ -15,6 +15,8 @@ import type { ListenOptions } from "./start_server.ts";
 export interface WorkerListen extends ListenOptions {
   /** The largest request body in bytes. */
   readonly maxBody: number;
+  /** The paths the server was given `routeKeys` for: the worker module must route each of them itself. */
+  readonly routeKeyPaths: readonly string[];
 }
 
 /** Cells of the shared tally buffer a worker is given. */

@@ -17,7 +17,11 @@ export interface WorkerServerOptions extends Omit<ServerOptions, "routes"> {
   readonly config: unknown;
   /** The bounds (the connection, in-flight and body ones are kept where requests are taken; the sessions' by the workers). */
   readonly limits?: Partial<ServeLimits>;
-  /** For a front thread: POST endpoints the workers add, by path, and the session key a body names (listening workers use their module's `routeKeys`). */
+  /**
+   * POST endpoints the workers add, by path, and the session key a body names. A front thread routes by these;
+   * workers that share the port route by the `routeKeys` their module returns, which must cover every path given here
+   * (else the server does not start).
+   */
   readonly routeKeys?: RouteKeys;
   /** Take connections on a front thread even where workers could share the port (the default where they cannot). */
   readonly front?: boolean;

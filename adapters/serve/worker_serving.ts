@@ -69,6 +69,16 @@ export function serveAsWorker(
     sweep = setInterval(() => built.host.expireIdle(), SWEEP_MS);
     if (!setup.listen) return { host: built.host, route };
     try {
+      const unrouted = setup.listen.routeKeyPaths.filter((path) =>
+        !built.routeKeys || !Object.hasOwn(built.routeKeys, path)
+      );
+      if (unrouted.length > 0) {
+        throw new Error(
+          `Cannot route ${
+            unrouted.map((path) => `"${path}"`).join(", ")
+          } by a session key: workers that share the port route by the routeKeys their module returns, and it returns none for it`,
+        );
+      }
       const listen = { ...setup, listen: setup.listen };
       const listener = listenAsWorker(listen, (request) => answer(route, request), peers, built.routeKeys);
       return { host: built.host, route, listener };

@@ -8,8 +8,17 @@ import { runBench } from "../adapters/cli/commands/bench.ts";
 import { serveBench } from "../adapters/cli/bench/bench_serve.ts";
 import { memoryIo } from "../adapters/cli/io/memory_io.ts";
 
-for (const [workers, store] of [["2", undefined], ["0", undefined], ["2", "kv"]] as const) {
-  Deno.test(`pab bench serve --json --workers ${workers}${store ? " on a KV file" : ""} reports every figure`, async () => {
+const RUNS: readonly (readonly [string, "kv" | undefined, readonly string[]])[] = [
+  ["2", undefined, []],
+  ["0", undefined, []],
+  ["2", "kv", []],
+  ["2", undefined, ["--front"]],
+  ["2", undefined, ["--crossed"]],
+];
+
+for (const [workers, store, flags] of RUNS) {
+  const shown = `${workers}${store ? " on a KV file" : ""}${flags.map((flag) => ` ${flag}`).join("")}`;
+  Deno.test(`pab bench serve --json --workers ${shown} reports every figure`, async () => {
     const dir = store ? await Deno.makeTempDir({ prefix: "pab_bench_serve_" }) : undefined;
     const memory = memoryIo();
     const args = [
@@ -23,6 +32,7 @@ for (const [workers, store] of [["2", undefined], ["0", undefined], ["2", "kv"]]
       "300",
       "--workers",
       workers,
+      ...flags,
     ];
     if (dir) args.push("--store", `${dir}/bench.kv`);
     try {
@@ -30,6 +40,8 @@ for (const [workers, store] of [["2", undefined], ["0", undefined], ["2", "kv"]]
       const result = JSON.parse(memory.stdout());
       assert.equal(result.schemaVersion, 1);
       assert.equal(result.workers, Number(workers));
+      assert.equal(result.front, flags.includes("--front"));
+      assert.equal(result.crossed, flags.includes("--crossed"));
       assert.equal(result.load.sessions, 3);
       assert.ok(result.load.decisions > 0 && result.load.perSecond > 0);
       assert.ok(result.load.p99Ms >= result.load.p50Ms);

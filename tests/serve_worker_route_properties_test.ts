@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { ownedSessionIds, sessionOfPath, workerOf } from "../adapters/serve/worker_route.ts";
+import { ownedSessionIds, routeKeyOf, sessionOfPath, workerOf } from "../adapters/serve/worker_route.ts";
 import { localTally, sharedTally, sharedTallyBuffer } from "../adapters/serve/session_tally.ts";
 import { LiveSessions } from "../adapters/serve/live_sessions.ts";
 import { serveLimits } from "../adapters/serve/serve_limits.ts";
@@ -28,7 +28,8 @@ Deno.test("ownedSessionIds() makes session ids that route to its worker (propert
         const next = ownedSessionIds(index, count);
         for (let i = 0; i < 5; i++) {
           const id = next();
-          assert.match(id, /^s_[0-9a-f]{24}$/);
+          // One worker keeps the default ids; with more, 128 bits are drawn so >= 96 stay random past routing.
+          assert.match(id, count === 1 ? /^s_[0-9a-f]{24}$/ : /^s_[0-9a-f]{32}$/);
           assert.equal(workerOf(id, count), index);
         }
       },
@@ -85,4 +86,23 @@ Deno.test("LiveSessions counts each live session once in a shared tally: made, t
   b.unclaim();
   b.forget("s_2");
   assert.equal(sharedTally(buffer).count, 0);
+});
+
+Deno.test("routeKeyOf() routes by the path's session, else a new session's ledger or a route key's body field (property)", () => {
+  const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+  const key = fc.stringMatching(/^[A-Za-z0-9_.:-]{1,80}$/);
+  const keys = { "/v1/hooks/claude-code": (body: unknown) => (body as { session_id?: string } | null)?.session_id };
+  fc.assert(fc.property(key, key, fc.anything(), (session, named, body) => {
+    // The path's session wins over any body.
+    assert.equal(routeKeyOf(`/v1/sessions/${session}/decide`, json({ ledger: named }), keys), session);
+    assert.equal(routeKeyOf("/v1/sessions", json({ ledger: named }), keys), named);
+    assert.equal(routeKeyOf("/v1/hooks/claude-code", json({ session_id: named }), keys), named);
+    // A key that is not a string, or a body that is not JSON (or too deep to parse), names none and never throws.
+    assert.equal(routeKeyOf("/v1/sessions", json({ ledger: typeof body === "string" ? 1 : body }), keys), undefined);
+    assert.equal(routeKeyOf("/v1/sessions", new TextEncoder().encode(`{"ledger":${session}`), keys), undefined);
+    assert.equal(routeKeyOf("/v1/sessions", new TextEncoder().encode(`${"[".repeat(3000)}`), keys), undefined);
+    // Other endpoints' bodies are not read.
+    assert.equal(routeKeyOf("/v1/health", json({ ledger: named, session_id: named }), keys), undefined);
+    assert.equal(routeKeyOf("/v1/hooks/claude-code", json({ session_id: named })), undefined);
+  }));
 });

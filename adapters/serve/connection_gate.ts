@@ -7,6 +7,7 @@
  */
 import { errorAnswer } from "./error_answer.ts";
 import { RequestError } from "./request_error.ts";
+import { localTally, type SessionTally } from "./session_tally.ts";
 
 /** Serve a request of a connection within the cap. */
 export type ConnectionGate = (
@@ -16,7 +17,9 @@ export type ConnectionGate = (
 ) => Promise<Response>;
 
 /**
- * A gate letting at most `max` connections have requests in flight.
+ * A gate letting at most `max` connections have requests in flight, counted
+ * in `busy` (this gate's own by default; a shared tally keeps one cap for the
+ * worker threads that each accept connections on one port).
  *
  * @example
  * ```ts
@@ -32,16 +35,16 @@ export type ConnectionGate = (
  * assert.equal((await slow).status, 200);
  * ```
  */
-export function connectionGate(max: number): ConnectionGate {
+export function connectionGate(max: number, busy: SessionTally = localTally()): ConnectionGate {
   const connections = new Map<string, number>();
   return async (request, info, serve) => {
     const address = info.remoteAddr as Deno.NetAddr;
     const peer = `${address.hostname}:${address.port}`;
     const active = connections.get(peer);
-    if (active === undefined && connections.size >= max) {
+    if (active === undefined && !busy.claim(max)) {
       await request.body?.cancel().catch(() => {});
       return errorAnswer(
-        new RequestError("ERR_OVERLOADED", `Cannot serve another connection now: ${connections.size} are busy`),
+        new RequestError("ERR_OVERLOADED", `Cannot serve another connection now: ${busy.count} are busy`),
         { connection: "close" },
       );
     }
@@ -51,7 +54,10 @@ export function connectionGate(max: number): ConnectionGate {
     } finally {
       const left = (connections.get(peer) ?? 1) - 1;
       if (left > 0) connections.set(peer, left);
-      else connections.delete(peer);
+      else {
+        connections.delete(peer);
+        busy.add(-1);
+      }
     }
   };
 }

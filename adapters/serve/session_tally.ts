@@ -1,12 +1,13 @@
 /**
- * The count of live sessions a session cap is checked against: one process's
- * own, or one shared by the worker threads of a server (each holds its own
- * sessions; the cap holds for them all).
+ * The count a cap is checked against (live sessions, busy connections,
+ * requests in flight): one thread's own, or one shared by the worker threads
+ * of a server (each holds its own sessions and connections; the cap holds for
+ * them all).
  *
  * @module
  */
 
-/** A count of live sessions under a cap. */
+/** A count (of live sessions, say) under a cap. */
 export interface SessionTally {
   /** Take one place if fewer than `max` are taken (atomically); whether it was taken. */
   claim(max: number): boolean;
@@ -42,7 +43,7 @@ export function localTally(): SessionTally {
 }
 
 /**
- * A tally kept in shared memory (`buffer`: 4 bytes from
+ * A tally kept in shared memory (cell `index` of `buffer`, from
  * {@linkcode sharedTallyBuffer}), so that threads given the same buffer share
  * one cap: a claim is one compare-and-swap, so no two threads take the last
  * place.
@@ -59,8 +60,8 @@ export function localTally(): SessionTally {
  * assert.equal(b.claim(1), true);
  * ```
  */
-export function sharedTally(buffer: SharedArrayBuffer): SessionTally {
-  const cell = new Int32Array(buffer, 0, 1);
+export function sharedTally(buffer: SharedArrayBuffer, index = 0): SessionTally {
+  const cell = new Int32Array(buffer, index * 4, 1);
   return {
     claim(max) {
       for (let seen = Atomics.load(cell, 0); seen < max;) {
@@ -77,7 +78,7 @@ export function sharedTally(buffer: SharedArrayBuffer): SessionTally {
   };
 }
 
-/** Shared memory for {@linkcode sharedTally}: pass the same buffer to every thread. */
-export function sharedTallyBuffer(): SharedArrayBuffer {
-  return new SharedArrayBuffer(4);
+/** Shared memory for `cells` tallies of {@linkcode sharedTally}: pass the same buffer to every thread. */
+export function sharedTallyBuffer(cells = 1): SharedArrayBuffer {
+  return new SharedArrayBuffer(4 * cells);
 }

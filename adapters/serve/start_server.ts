@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { connectionGate } from "./connection_gate.ts";
+import { type ConnectionGate, connectionGate } from "./connection_gate.ts";
 import { apiHandler, type ApiOptions } from "./http_api.ts";
 import type { SessionHost } from "./session_host.ts";
 import { type HostNames, listenedHosts } from "./web_checks.ts";
@@ -31,6 +31,8 @@ export interface RunningServer {
   shutdown(): Promise<void>;
   /** Settles when the server has stopped. */
   readonly finished: Promise<void>;
+  /** Why the server stopped on its own (a worker thread died), once it has; `undefined` otherwise. */
+  readonly fault?: () => Error | undefined;
 }
 
 /** The default port of `pab serve`. */
@@ -77,7 +79,7 @@ export function startServer(host: SessionHost, options: ServerOptions): RunningS
   const stopping = new AbortController();
   const { server, port, url } = listenFor(
     options,
-    host.limits.maxConnections,
+    connectionGate(host.limits.maxConnections),
     (hosts) => apiHandler(host, { ...options, hosts, signal: stopping.signal }),
   );
   return {
@@ -91,18 +93,54 @@ export function startServer(host: SessionHost, options: ServerOptions): RunningS
   };
 }
 
+/** Where to listen: the options `listenFor` reads. */
+export interface ListenOptions extends Pick<ServerOptions, "hostname" | "token" | "port" | "allowHosts"> {
+  /** Share the port with other listeners (Linux `SO_REUSEPORT`: the kernel spreads connections among them). */
+  readonly reusePort?: boolean;
+}
+
 /**
- * Listen as `options` say, with at most `maxConnections` busy connections,
- * serving with the handler `handle` makes (given the `Host` values accepted,
- * known once the port is): what `startServer` and `startWorkerServer` share.
- * Throws `TypeError` for a non-loopback interface without a token, or a
- * token shorter than 16 characters.
+ * Listen as `options` say, with the connection cap `gate`, serving with the
+ * handler `handle` makes (given the `Host` values accepted, known once the
+ * port is): what `startServer` and the worker threads of `startWorkerServer`
+ * share. Throws `TypeError` for a non-loopback interface without a token, or
+ * a token shorter than 16 characters.
  */
 export function listenFor(
-  options: Pick<ServerOptions, "hostname" | "token" | "port" | "allowHosts">,
-  maxConnections: number,
+  options: ListenOptions,
+  gate: ConnectionGate,
   handle: (hosts: () => HostNames) => (request: Request) => Promise<Response>,
 ): { server: Deno.HttpServer<Deno.NetAddr>; port: number; url: string } {
+  const hostname = checkListen(options);
+  let hosts = listenedHosts(hostname, 0);
+  const handler = handle(() => hosts);
+  const server = Deno.serve({
+    hostname,
+    port: options.port ?? DEFAULT_PORT,
+    ...(options.reusePort ? { reusePort: true } : {}),
+    onListen: () => {},
+    onError: () =>
+      new Response('{"error":{"code":"ERR_INTERNAL","message":"pab failed unexpectedly"}}', { status: 500 }),
+  }, (request, info) => gate(request, info, () => handler(request)));
+  const port = server.addr.port;
+  hosts = listenedHosts(hostname, port, options.allowHosts ?? []);
+  return { server, port, url: serverUrl(hostname, port) };
+}
+
+/**
+ * The interface `options` name (default `localhost`), once checked: throws
+ * `TypeError` for a non-loopback interface without a token, or a token
+ * shorter than 16 characters.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkListen } from "./start_server.ts";
+ * assert.equal(checkListen({}), "localhost");
+ * assert.throws(() => checkListen({ hostname: "0.0.0.0" }), TypeError);
+ * ```
+ */
+export function checkListen(options: Pick<ListenOptions, "hostname" | "token">): string {
   const hostname = options.hostname ?? "localhost";
   if (!isLoopback(hostname) && options.token === undefined) {
     throw new TypeError(`Cannot serve on "${hostname}": other interfaces than localhost need --token`);
@@ -110,18 +148,20 @@ export function listenFor(
   if (options.token !== undefined && options.token.length < 16) {
     throw new TypeError("Cannot serve with this token: use at least 16 characters");
   }
-  let hosts = listenedHosts(hostname, 0);
-  const handler = handle(() => hosts);
-  const gate = connectionGate(maxConnections);
-  const server = Deno.serve({
-    hostname,
-    port: options.port ?? DEFAULT_PORT,
-    onListen: () => {},
-    onError: () =>
-      new Response('{"error":{"code":"ERR_INTERNAL","message":"pab failed unexpectedly"}}', { status: 500 }),
-  }, (request, info) => gate(request, info, () => handler(request)));
-  const port = server.addr.port;
-  hosts = listenedHosts(hostname, port, options.allowHosts ?? []);
+  return hostname;
+}
+
+/**
+ * The base URL of a server on `hostname:port`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { serverUrl } from "./start_server.ts";
+ * assert.equal(serverUrl("::1", 4517), "http://[::1]:4517");
+ * ```
+ */
+export function serverUrl(hostname: string, port: number): string {
   const shown = hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname;
-  return { server, port, url: `http://${shown}:${port}` };
+  return `http://${shown}:${port}`;
 }

@@ -1,91 +1,66 @@
 /**
- * `pab serve` on several threads: a front thread takes the connections,
- * admits each request (the connection cap, requests in flight, the token, the
- * checks that keep web pages out, the body read within bounds) and passes it
- * to the worker thread that holds its session; each worker runs the whole API
- * on its own share of the sessions (its own host, and its own handle on the
- * store), so no session's state is shared between threads. The cap on live
- * sessions is shared.
+ * `pab serve` on several worker threads. Each worker runs the whole API on
+ * its own share of the sessions (its own host, and its own handle on the
+ * store), so no session's state is shared between threads; the caps on live
+ * sessions, connections and requests in flight are shared.
+ *
+ * Where the port can be shared (Linux `SO_REUSEPORT`, with `--unstable-net`),
+ * every worker listens on it and the kernel spreads connections among them
+ * (see `shared_port_server.ts`). Elsewhere a front thread takes the
+ * connections, admits each request and passes it to the worker that holds
+ * its session (this file).
  *
  * @module
  */
-import { errorAnswer, jsonTextAnswer } from "./error_answer.ts";
-import { SESSION_TOKEN_HEADER } from "./session_credential.ts";
 import { BodyDeadlines } from "./body_deadlines.ts";
+import { connectionGate } from "./connection_gate.ts";
 import { admission, DEFAULT_MAX_BODY } from "./http_api.ts";
-import { readBodyBytes } from "./read_body.ts";
-import { RequestError } from "./request_error.ts";
-import { type ServeLimits, serveLimits } from "./serve_limits.ts";
-import { sharedTallyBuffer } from "./session_tally.ts";
-import { listenFor, type RunningServer, type ServerOptions } from "./start_server.ts";
-import type { WorkerRequest } from "./worker_protocol.ts";
-import { sessionOfPath, workerOf } from "./worker_route.ts";
-import { WorkerThread } from "./worker_thread.ts";
+import { requestIntake } from "./request_intake.ts";
+import { serveLimits } from "./serve_limits.ts";
+import { localTally, sharedTallyBuffer } from "./session_tally.ts";
+import { startSharedPortServer } from "./shared_port_server.ts";
+import { checkListen, listenFor, type RunningServer } from "./start_server.ts";
+import { TALLY_CELLS } from "./worker_protocol.ts";
+import { routeKeyOf, workerOf } from "./worker_route.ts";
+import type { WorkerServerOptions } from "./worker_server_options.ts";
+import { stopTogether, WorkerThread } from "./worker_thread.ts";
 
-/** Options of {@linkcode startWorkerServer}. */
-export interface WorkerServerOptions extends Omit<ServerOptions, "routes"> {
-  /** The worker module: it calls `serveAsWorker` (see `worker_serving.ts`). */
-  readonly module: URL;
-  /** How many worker threads (at least 1). */
-  readonly workers: number;
-  /** Settings every worker is given (structured-cloneable): what it needs to build its host. */
-  readonly config: unknown;
-  /** The bounds (the front keeps the connection, in-flight and body ones; the workers the sessions'). */
-  readonly limits?: Partial<ServeLimits>;
-  /** POST endpoints the workers add, by path: the session key a body names, so it reaches the same worker each time. */
-  readonly routeKeys?: Readonly<Record<string, (body: unknown) => string | undefined>>;
-}
+export type { WorkerServerOptions } from "./worker_server_options.ts";
 
 /**
  * Start a server whose sessions are served by `options.workers` worker
  * threads. Settles once every worker has started; rejects (and stops what
  * started) when one cannot. Throws `TypeError` for the options
- * `startServer` refuses, or fewer than one worker.
+ * `startServer` refuses, or fewer than one worker. A worker that stops
+ * unexpectedly stops the server (see `RunningServer.fault`).
  */
 export async function startWorkerServer(options: WorkerServerOptions): Promise<RunningServer> {
   if (!Number.isInteger(options.workers) || options.workers < 1) {
     throw new TypeError(`Cannot serve with ${options.workers} workers: give a whole number from 1`);
   }
   const limits = serveLimits(options.limits);
+  const hostname = checkListen(options);
+  const tally = sharedTallyBuffer(Object.keys(TALLY_CELLS).length);
+  if (!options.front && canSharePort(hostname)) return await startSharedPortServer(options, tally);
   const stopping = new AbortController();
-  const bounds = {
-    limit: options.maxBody ?? DEFAULT_MAX_BODY,
-    deadlines: new BodyDeadlines(limits.bodySeconds * 1000, stopping.signal),
-  };
   const threads: WorkerThread[] = [];
   let next = 0;
-  let inFlight = 0;
-  const pick = (path: string, body: Uint8Array | null): WorkerThread => {
-    const key = sessionOfPath(path) ?? keyOfBody(path, body, options.routeKeys);
-    return threads[key === undefined ? next++ % threads.length : workerOf(key, threads.length)];
-  };
-  const serve = (admit: (request: Request) => void) => async (request: Request): Promise<Response> => {
-    if (inFlight >= limits.maxInFlight) {
-      return errorAnswer(
-        new RequestError("ERR_OVERLOADED", `Cannot serve the request now: ${inFlight} are in flight; retry later`),
-      );
-    }
-    inFlight++;
-    try {
-      admit(request);
-      const body = await readBodyBytes(request, bounds);
-      const path = new URL(request.url).pathname;
-      const token = request.headers.get(SESSION_TOKEN_HEADER);
-      const message: Omit<WorkerRequest, "id"> = { kind: "request", method: request.method, path, token, body };
-      const answer = await pick(path, body).ask(message);
-      return jsonTextAnswer(answer.status, answer.body, answer.headers);
-    } catch (error) {
-      return errorAnswer(error);
-    } finally {
-      inFlight--;
-    }
+  const dispatch = (request: Parameters<WorkerThread["ask"]>[0]) => {
+    const key = routeKeyOf(request.path, request.body, options.routeKeys);
+    return threads[key === undefined ? next++ % threads.length : workerOf(key, threads.length)].ask(request);
   };
   const { server, port, url } = listenFor(
     options,
-    limits.maxConnections,
-    (hosts) => serve(admission({ ...options, hosts })),
+    connectionGate(limits.maxConnections),
+    (hosts) =>
+      requestIntake({
+        admit: admission({ ...options, hosts }),
+        limit: options.maxBody ?? DEFAULT_MAX_BODY,
+        deadlines: new BodyDeadlines(limits.bodySeconds * 1000, stopping.signal),
+        maxInFlight: limits.maxInFlight,
+        inFlight: localTally(),
+      }, dispatch),
   );
-  const tally = sharedTallyBuffer();
   for (let index = 0; index < options.workers; index++) {
     const setup = {
       index,
@@ -108,33 +83,25 @@ export async function startWorkerServer(options: WorkerServerOptions): Promise<R
     await stop();
     throw error;
   }
-  let stopped: Promise<void> | undefined;
-  const shutdown = () => stopped ??= stop();
-  return {
-    url,
-    port,
-    shutdown,
-    finished: server.finished.then(() => shutdown()),
-  };
+  const { shutdown, fault } = stopTogether(threads, stop);
+  return { url, port, shutdown, finished: server.finished.then(() => shutdown()), fault };
 }
 
-/** The session key a POST body names: a session shared with (`ledger`), or one a `routeKeys` endpoint names. */
-function keyOfBody(
-  path: string,
-  body: Uint8Array | null,
-  routeKeys: WorkerServerOptions["routeKeys"],
-): string | undefined {
-  const keyOf = path === "/v1/sessions"
-    ? (value: unknown) => (value as { ledger?: unknown })?.ledger
-    : routeKeys && Object.hasOwn(routeKeys, path)
-    ? routeKeys[path]
-    : undefined;
-  if (!keyOf || body === null || body.byteLength === 0) return undefined;
+/**
+ * Whether worker threads can share a port on `hostname`: Linux spreads the
+ * connections of sockets bound with `SO_REUSEPORT` among them (other systems
+ * do not, or give them all to one), and Deno lets a program ask for it only
+ * with `--unstable-net` (without it, asking ends the process, so the flag is
+ * told by an API it adds: `Deno.listenDatagram`); checked by binding a free
+ * port once.
+ */
+export function canSharePort(hostname: string): boolean {
+  if (Deno.build.os !== "linux") return false;
+  if (typeof (Deno as { listenDatagram?: unknown }).listenDatagram !== "function") return false;
   try {
-    const key = keyOf(JSON.parse(new TextDecoder().decode(body)));
-    return typeof key === "string" ? key : undefined;
+    Deno.listen({ hostname, port: 0, reusePort: true }).close();
+    return true;
   } catch {
-    // The worker answers the body's faults.
-    return undefined;
+    return false;
   }
 }

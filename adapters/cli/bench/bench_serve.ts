@@ -42,6 +42,14 @@ live sessions with 10 clients.`,
       type: "integer",
       description: "Worker threads serving the sessions (0: the main thread; default 2 in memory, 0 on a KV file)",
     },
+    front: {
+      type: "boolean",
+      description: "With workers: take connections on a front thread that passes requests on (the fallback off Linux)",
+    },
+    crossed: {
+      type: "boolean",
+      description: "Use each session over another connection than the one that made it (measures the hand-over)",
+    },
     seconds: { type: "integer", description: "Seconds of load (default 10)" },
     "output-chars": { type: "integer", description: "Characters of tool output per decision (default 3000)" },
     "soak-minutes": { type: "integer", description: "Also soak for this many minutes and report RSS" },
@@ -59,17 +67,27 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
   const seconds = input.integer("seconds") ?? 10;
   // On a KV file, workers each commit on their own handle (SQLite takes one writer at a time): one thread is faster.
   const workers = input.integer("workers") ?? (where === ":memory:" ? 2 : 0);
-  const figures: Record<string, unknown> = { schemaVersion: 1, store: where, outputChars: chars, workers };
+  const front = input.flag("front");
+  const crossed = input.flag("crossed");
+  const figures: Record<string, unknown> = {
+    schemaVersion: 1,
+    store: where,
+    outputChars: chars,
+    workers,
+    front,
+    crossed,
+  };
   const say = (line: string) => input.flag("json") ? Promise.resolve() : io.stdout.write(`${line}\n`);
   const run = (load: ServeLoad, watch?: WorkerLoadWatch) =>
-    withServer(where, workers, (url) => loadInWorker(url, load, watch));
-  // CPU time over the timed load: the process's, this thread's (the server's front, or the whole server with no
-  // workers) and the load client's; the workers' is the rest (with the runtime's own threads).
+    withServer(where, { workers, front }, (url) => loadInWorker(url, load, watch));
+  // CPU time over the timed load: the process's, this thread's (with workers, the main thread: a front thread's
+  // work, or almost none when workers share the port; with none, the whole server) and the load client's; the
+  // workers' is the rest (with the runtime's own threads).
   let process0 = process.cpuUsage();
   let front0 = process.threadCpuUsage();
   let processUs = 0;
   let frontUs = 0;
-  const { result: load, clientCpuUs } = await run({ sessions, seconds, outputChars: chars }, {
+  const { result: load, clientCpuUs } = await run({ sessions, seconds, outputChars: chars, crossed }, {
     onStart: () => [process0, front0] = [process.cpuUsage(), process.threadCpuUsage()],
     onEnd: () => {
       const [all, front] = [process.cpuUsage(process0), process.threadCpuUsage(front0)];
@@ -86,7 +104,11 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
   await say(
     `${line(load)} (${where}, ${workers} workers); server ${cpuUsPerDecision} us of CPU per decision ` +
       `(${perCpuSecond} per CPU-second${
-        workers ? `; front thread ${frontUsPerDecision}, workers ${cpuUsPerDecision - frontUsPerDecision!}` : ""
+        workers
+          ? `; ${front ? "front" : "main"} thread ${frontUsPerDecision}, workers ${
+            cpuUsPerDecision - frontUsPerDecision!
+          }`
+          : ""
       }), load client ${clientUsPerDecision} us`,
   );
   const split = await withStore(where, (store) => splitStep(store, cpuUsPerDecision, chars));
@@ -164,8 +186,12 @@ async function withPath<T>(where: string, task: (path: string) => Promise<T>): P
   }
 }
 
-/** Serve the bench policy on a fresh store: on `workers` worker threads, or on this thread (0). */
-function withServer<T>(where: string, workers: number, task: (url: string) => Promise<T>): Promise<T> {
+/** Serve the bench policy on a fresh store: on `workers` worker threads (behind a front thread with `front`), or on this thread (0). */
+function withServer<T>(
+  where: string,
+  { workers, front }: { workers: number; front: boolean },
+  task: (url: string) => Promise<T>,
+): Promise<T> {
   const serve = async (start: () => Promise<RunningServer>) => {
     const server = await start();
     try {
@@ -183,6 +209,8 @@ function withServer<T>(where: string, workers: number, task: (url: string) => Pr
   }
   return withPath(where, (path) => {
     const config: ServeWorkerConfig = { policy: { text: BENCH_POLICY_YAML, source: "bench.yaml" }, store: path };
-    return serve(() => startWorkerServer({ module: SERVE_WORKER_MODULE, workers, config, version: "bench", port: 0 }));
+    return serve(() =>
+      startWorkerServer({ module: SERVE_WORKER_MODULE, workers, config, version: "bench", port: 0, front })
+    );
   });
 }

@@ -27,6 +27,11 @@ export interface ServeLoad {
   readonly steps?: number;
   /** Clients stepping at once, each over its share of the sessions in turn (default: one per session). */
   readonly clients?: number;
+  /**
+   * Step each client's sessions over the next client's connection, not the one that made them (with workers sharing
+   * a port, a request then reaches another worker than its session's about (N-1)/N of the time, and is handed over).
+   */
+  readonly crossed?: boolean;
   /** Delete each session after this many steps and make a new one (default: never). */
   readonly churn?: number;
   /** Called when the timed load starts (the sessions are made). */
@@ -138,7 +143,7 @@ export async function loadServer(base: string, load: ServeLoad = {}): Promise<Se
   const tick = load.onTick ? setInterval(() => load.onTick?.(latencies.length), 1000) : undefined;
   try {
     await Promise.all(shares.map(async (mine, client) => {
-      const connection = connections[client];
+      const connection = connections[load.crossed ? (client + 1) % clients : client];
       for (let step = 0; step < (load.steps ?? Infinity) && performance.now() < deadline; step++) {
         const at = step % mine.length;
         let session = mine[at];

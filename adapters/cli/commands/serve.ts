@@ -201,6 +201,11 @@ async function listen(input: CommandInput, io: Io): Promise<number> {
     } finally {
       stop.dispose();
     }
+    const fault = server.fault?.();
+    if (fault) {
+      await io.stderr.write(`pab serve: stopped: ${fault.message}\n`);
+      return 2;
+    }
     await io.stderr.write("pab serve: stopped\n");
     return 0;
   } finally {

@@ -50,7 +50,11 @@ if (typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !==
     const store = await openStore(config.store);
     try {
       const host = new SessionHost(policy, store, options);
-      return { host, routes: { [CLAUDE_CODE_HOOK_PATH]: claudeCodeRoute(host) } };
+      return {
+        host,
+        routes: { [CLAUDE_CODE_HOOK_PATH]: claudeCodeRoute(host) },
+        routeKeys: { [CLAUDE_CODE_HOOK_PATH]: hookSessionKey },
+      };
     } catch (error) {
       store.close();
       throw error;

@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { sha256Hex } from "../../core/mod.ts";
 import type { SessionRecord } from "../store/mod.ts";
 import { RequestError } from "./request_error.ts";
+import { textDigest } from "./text_digest.ts";
 
 /** The request header that carries a session's token. */
 export const SESSION_TOKEN_HEADER = "pab-session-token";
@@ -34,7 +34,7 @@ export interface CredentialedSession extends SessionRecord {
 export function mintCredential(): { token: string; digest: string } {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   const token = `pst_${btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`;
-  return { token, digest: sha256Hex(token) };
+  return { token, digest: textDigest(token) };
 }
 
 /**
@@ -56,7 +56,7 @@ export function mintCredential(): { token: string; digest: string } {
 export function checkCredential(record: CredentialedSession, token: string | null): void {
   const expected = typeof record.credential === "string" ? record.credential : "";
   // Always hash and compare the full length, whatever was sent.
-  const given = sha256Hex(token ?? "");
+  const given = textDigest(token ?? "");
   if (!sameText(given, expected) || expected.length !== 64 || token === null) {
     throw new RequestError(
       "ERR_SESSION_CREDENTIAL",

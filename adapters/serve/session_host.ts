@@ -382,17 +382,22 @@ export class SessionHost {
 
   /** Append the guard's ledger events so far, then `events`, to the session's chain. */
   async #audit(session: HostedSession, ...events: Omit<AuditEvent, "at">[]): Promise<void> {
-    // One write for them all (a step's events are kept together).
-    await this.store.appendAuditEvents(session.record.id, this.#events(session, ...events));
+    // One write for them all (a step's events are kept together); none to write (a step whose write carried its
+    // events) is no write: appending no events leaves a chain as it is.
+    const all = this.#events(session, ...events);
+    if (all.length) await this.store.appendAuditEvents(session.record.id, all);
   }
 
   /** The guard's ledger events so far, then `events`, as audit events to write with a step. */
   #events(session: HostedSession | string, ...events: Omit<AuditEvent, "at">[]): AuditEvent[] {
-    const at = this.#now().toISOString();
+    // The clock is read once a step, events or not (a clock given in the options sees the same reads).
+    const now = this.#now();
     const ledger = typeof session === "string" ? [] : session.takeEvents();
-    return [
-      ...ledger.map((event): AuditEvent => ({ kind: "ledger", at, event })),
-      ...events.map((event) => ({ ...event, at }) as AuditEvent),
-    ];
+    const all: AuditEvent[] = [];
+    if (!ledger.length && !events.length) return all;
+    const at = now.toISOString();
+    for (const event of ledger) all.push({ kind: "ledger", at, event });
+    for (const event of events) all.push({ ...event, at } as AuditEvent);
+    return all;
   }
 }

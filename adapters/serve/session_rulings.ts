@@ -5,10 +5,11 @@
  *
  * @module
  */
-import { canonicalJson, PabError, sha256Hex } from "../../core/mod.ts";
+import { canonicalJson, PabError } from "../../core/mod.ts";
 import { type Decision, gapKey } from "../../guard/mod.ts";
 import type { HeldRuling, HostedSession } from "./hosted_session.ts";
 import { RequestError } from "./request_error.ts";
+import { textDigest } from "./text_digest.ts";
 
 /** A ruling as the API returns it. */
 export interface RulingInfo {
@@ -78,7 +79,7 @@ export function apiDecision(decision: Decision, session: HostedSession): Decisio
  * ```
  */
 export function shownDigest(decision: Decision): string {
-  return sha256Hex(canonicalJson([decision.fingerprint, decision.gaps.map(gapKey), decision.labelBefore]));
+  return textDigest(canonicalJson([decision.fingerprint, decision.gaps.map(gapKey), decision.labelBefore]));
 }
 
 /**

@@ -1,0 +1,152 @@
+/**
+ * The fast paths of a served request against their references: a body's
+ * depth refusal and UTF-8 refusal (a cheap pre-check, then the exact scan;
+ * a lenient decode, then the strict one), a JSON answer's header list, and
+ * the digests compared on each request.
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { sha256Hex } from "../core/mod.ts";
+import { parseJsonBytes } from "../adapters/serve/read_body.ts";
+import { JSON_HEADERS, jsonTextAnswer } from "../adapters/serve/error_answer.ts";
+import { textDigest } from "../adapters/serve/text_digest.ts";
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The reference: strict decoding, the full nesting scan, then JSON.parse (the reader before its fast paths). */
+function referenceParse(bytes: Uint8Array, depth: number): { value: unknown } | { code: string } {
+  if (bytes.byteLength === 0) return { value: {} };
+  let text: string;
+  try {
+    text = STRICT_UTF8.decode(bytes);
+  } catch {
+    return { code: "ERR_REQUEST_JSON" };
+  }
+  let level = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c) i++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++level > depth) return { code: "ERR_REQUEST_TOO_DEEP" };
+    } else if (code === 0x5d || code === 0x7d) level--;
+  }
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return { code: "ERR_REQUEST_JSON" };
+  }
+}
+
+function actualParse(bytes: Uint8Array, depth: number): { value: unknown } | { code: string } {
+  try {
+    return { value: parseJsonBytes(bytes, depth) };
+  } catch (error) {
+    return { code: (error as { code: string }).code };
+  }
+}
+
+/** Bodies made of JSON's structural characters, strings with brackets and escapes, and odd bytes. */
+const bodyText = fc.array(
+  fc.oneof(
+    fc.constantFrom("[", "]", "{", "}", ",", ":", '"', "\\", '"["', '"{"', '"\\""', '"\\\\"', "1", "null", " "),
+    fc.string({ maxLength: 6 }),
+    fc.json({ maxDepth: 4 }),
+  ),
+  { maxLength: 60 },
+).map((parts) => parts.join(""));
+
+/** Arrays and objects nested around `depth`, inside and outside strings. */
+const nested = fc.record({
+  levels: fc.integer({ min: 0, max: 12 }),
+  quoted: fc.integer({ min: 0, max: 12 }),
+  open: fc.constantFrom("[", '{"a":'),
+}).map(({ levels, quoted, open }) => {
+  const close = open === "[" ? "]" : "}";
+  return `${open.repeat(levels)}"${"[{".repeat(quoted)}"${close.repeat(levels)}`;
+});
+
+Deno.test("parseJsonBytes() refuses and parses exactly as the full scan does, for any text and depth (property)", () => {
+  fc.assert(
+    fc.property(fc.oneof(bodyText, nested, fc.string({ unit: "binary", maxLength: 80 })), fc.nat(8), (text, depth) => {
+      const bytes = new TextEncoder().encode(text);
+      assert.deepEqual(actualParse(bytes, depth), referenceParse(bytes, depth));
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+Deno.test("parseJsonBytes() refuses invalid UTF-8 and keeps U+FFFD and a BOM as the strict decoder does (property)", () => {
+  const odd = fc.constantFrom(
+    [0xff],
+    [0xc0, 0x80],
+    [0xed, 0xa0, 0x80],
+    [0xe2, 0x82],
+    [0xef, 0xbf, 0xbd],
+    [0xef, 0xbb, 0xbf],
+    [0xf4, 0x90, 0x80, 0x80],
+    [0x80],
+  );
+  fc.assert(
+    fc.property(
+      fc.array(fc.oneof(odd, fc.string({ maxLength: 5 }).map((s) => [...new TextEncoder().encode(s)]))),
+      (parts) => {
+        const inner = new Uint8Array(parts.flat());
+        // As a JSON string's content, and as the whole body.
+        for (const bytes of [new Uint8Array([0x22, ...inner, 0x22]), inner]) {
+          assert.deepEqual(actualParse(bytes, 8), referenceParse(bytes, 8));
+        }
+      },
+    ),
+    { numRuns: 2000 },
+  );
+});
+
+Deno.test("parseJsonBytes() refuses a deep body however its brackets hide among strings (property)", () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 129, max: 3000 }), fc.nat(400), (levels, decoys) => {
+      // Decoy brackets inside a string come first: the cheap count passes, the exact scan must still run.
+      const text = `{"d":"${"[".repeat(decoys)}","x":${"[".repeat(levels)}${"]".repeat(levels)}}`;
+      assert.throws(() => parseJsonBytes(new TextEncoder().encode(text)), { code: "ERR_REQUEST_TOO_DEEP" });
+      const shallow = `{"d":"${"[".repeat(decoys + levels)}","x":${"[".repeat(127)}${"]".repeat(127)}}`;
+      assert.equal(typeof parseJsonBytes(new TextEncoder().encode(shallow)), "object");
+    }),
+    { numRuns: 50 },
+  );
+});
+
+Deno.test("jsonTextAnswer() gives the header list a headers record in the init gives (property)", () => {
+  const name = fc.constantFrom("retry-after", "Retry-After", "x-extra", "content-type", "Cache-Control", "allow");
+  const value = fc.stringMatching(/^[ -~]{0,20}$/).map((text) => text.trim());
+  fc.assert(
+    fc.property(fc.dictionary(name, value, { maxKeys: 4 }), fc.constantFrom(200, 400, 429, 503), (extra, status) => {
+      const answer = jsonTextAnswer(status, '{"a":1}', extra);
+      const reference = new Response('{"a":1}', {
+        status,
+        headers: Object.keys(extra).length ? { ...JSON_HEADERS, ...extra } : JSON_HEADERS,
+      });
+      // The record merges names case-sensitively before the header list combines them; the names pab passes are
+      // lowercase, distinct from JSON_HEADERS' or meant to replace them: compare those.
+      const lower = Object.keys(extra).every((key) => key === key.toLowerCase());
+      if (lower) assert.deepEqual([...answer.headers], [...reference.headers]);
+      assert.equal(answer.status, status);
+    }),
+  );
+});
+
+Deno.test("textDigest() is core's sha256Hex for any text, lone surrogates included (property)", () => {
+  fc.assert(fc.property(fc.string({ unit: "binary", maxLength: 300 }), (text) => {
+    assert.equal(textDigest(text), sha256Hex(text));
+  }));
+  fc.assert(
+    fc.property(
+      fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)) }),
+      (text) => {
+        assert.equal(textDigest(text), sha256Hex(text));
+      },
+    ),
+  );
+});

@@ -6,7 +6,9 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { sha256Hex } from "../core/mod.ts";
+import { canonicalJson, sha256Hex } from "../core/mod.ts";
+import { type Decision, gapKey } from "../guard/mod.ts";
+import { shownDigest, shownText } from "../adapters/serve/session_rulings.ts";
 import { parseJsonBytes } from "../adapters/serve/read_body.ts";
 import { JSON_HEADERS, jsonTextAnswer } from "../adapters/serve/error_answer.ts";
 import { textDigest } from "../adapters/serve/text_digest.ts";
@@ -149,4 +151,62 @@ Deno.test("textDigest() is core's sha256Hex for any text, lone surrogates includ
       },
     ),
   );
+});
+
+/** Freeze a value and everything in it. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function referenceShown(decision: Decision): string {
+  return canonicalJson([decision.fingerprint, decision.gaps.map(gapKey), decision.labelBefore]);
+}
+
+Deno.test("shownText() is the canonical JSON of the call, its gaps and the label, whatever they hold (property)", () => {
+  const gap = fc.record({
+    code: fc.string({ maxLength: 8 }),
+    severity: fc.constantFrom("block", "confirm", "warn"),
+    message: fc.string({ unit: "binary", maxLength: 20 }),
+    argument: fc.option(fc.string({ maxLength: 5 }), { nil: undefined }),
+    value: fc.option(fc.jsonValue({ maxDepth: 2 }), { nil: undefined }),
+    sources: fc.array(fc.string({ maxLength: 6 }), { maxLength: 3 }),
+  }, { requiredKeys: ["code", "severity", "message"] });
+  const label = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 });
+  fc.assert(
+    fc.property(
+      fc.string({ unit: "binary", maxLength: 70 }),
+      fc.array(gap, { maxLength: 3 }),
+      label,
+      fc.boolean(),
+      fc.jsonValue({ maxDepth: 1 }),
+      (fingerprint, gaps, labelBefore, frozen, change) => {
+        if (frozen) deepFreeze(labelBefore);
+        const decision = { fingerprint, gaps, labelBefore } as unknown as Decision;
+        assert.equal(shownText(decision), referenceShown(decision));
+        assert.equal(shownDigest(decision), sha256Hex(referenceShown(decision)));
+        // A label that can change is read again: its text is never kept past a change.
+        if (!frozen) (labelBefore as Record<string, unknown>).changed = change;
+        assert.equal(shownText(decision), referenceShown(decision));
+      },
+    ),
+    { numRuns: 500 },
+  );
+});
+
+Deno.test("shownText() reads a frozen label with a getter, or nested unfrozen data, afresh each time", () => {
+  let reads = 0;
+  const getter = Object.freeze(Object.defineProperty({}, "trust", { get: () => `t${reads++}`, enumerable: true }));
+  const decision = (labelBefore: object) => ({ fingerprint: "f", gaps: [], labelBefore }) as unknown as Decision;
+  assert.equal(shownText(decision(getter)), '["f",[],{"trust":"t0"}]');
+  assert.equal(shownText(decision(getter)), '["f",[],{"trust":"t1"}]');
+  const inner = { readers: ["public"] };
+  const shallow = Object.freeze({ known: inner });
+  assert.equal(shownText(decision(shallow)), '["f",[],{"known":{"readers":["public"]}}]');
+  inner.readers.push("another");
+  assert.equal(shownText(decision(shallow)), '["f",[],{"known":{"readers":["public","another"]}}]');
+  assert.equal(shownText(decision(shallow)), referenceShown(decision(shallow)));
 });

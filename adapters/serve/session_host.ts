@@ -346,11 +346,12 @@ export class SessionHost {
         if (this.#live.ended(id)) throw unknownSession(id, this.#live.ended(id));
         if (judges || !session.synced) await session.sync();
         const result = await task(session);
-        await this.#audit(session);
+        // The guard's events not written with the step's own write (none, most often) follow it.
+        if (session.eventsWaiting) await this.#audit(session);
         return result;
       } catch (error) {
         // What the guard did before the failure (a reservation given back, say) still goes to the chain.
-        await this.#audit(session).catch(() => session.stale = true);
+        if (session.eventsWaiting) await this.#audit(session).catch(() => session.stale = true);
         // A refusal or a bad request changed nothing; anything else may have left this copy ahead of the store.
         session.stale ||= !(error instanceof RequestError) && !isRulingRefusal(error);
         throw error;
@@ -382,20 +383,16 @@ export class SessionHost {
 
   /** Append the guard's ledger events so far, then `events`, to the session's chain. */
   async #audit(session: HostedSession, ...events: Omit<AuditEvent, "at">[]): Promise<void> {
-    // One write for them all (a step's events are kept together); none to write (a step whose write carried its
-    // events) is no write: appending no events leaves a chain as it is.
-    const all = this.#events(session, ...events);
-    if (all.length) await this.store.appendAuditEvents(session.record.id, all);
+    // One write for them all (a step's events are kept together).
+    await this.store.appendAuditEvents(session.record.id, this.#events(session, ...events));
   }
 
   /** The guard's ledger events so far, then `events`, as audit events to write with a step. */
   #events(session: HostedSession | string, ...events: Omit<AuditEvent, "at">[]): AuditEvent[] {
-    // The clock is read once a step, events or not (a clock given in the options sees the same reads).
-    const now = this.#now();
     const ledger = typeof session === "string" ? [] : session.takeEvents();
     const all: AuditEvent[] = [];
     if (!ledger.length && !events.length) return all;
-    const at = now.toISOString();
+    const at = this.#now().toISOString();
     for (const event of ledger) all.push({ kind: "ledger", at, event });
     for (const event of events) all.push({ ...event, at } as AuditEvent);
     return all;

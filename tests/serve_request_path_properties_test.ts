@@ -12,6 +12,7 @@ import { shownDigest, shownText } from "../adapters/serve/session_rulings.ts";
 import { parseJsonBytes } from "../adapters/serve/read_body.ts";
 import { JSON_HEADERS, jsonTextAnswer } from "../adapters/serve/error_answer.ts";
 import { textDigest } from "../adapters/serve/text_digest.ts";
+import { checkCredential, mintCredential } from "../adapters/serve/session_credential.ts";
 
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -209,4 +210,51 @@ Deno.test("shownText() reads a frozen label with a getter, or nested unfrozen da
   inner.readers.push("another");
   assert.equal(shownText(decision(shallow)), '["f",[],{"known":{"readers":["public","another"]}}]');
   assert.equal(shownText(decision(shallow)), referenceShown(decision(shallow)));
+});
+
+Deno.test("checkCredential() accepts only the session's token, before and after it matched, whatever else is tried (property)", () => {
+  const { token, digest } = mintCredential();
+  const other = mintCredential();
+  const near = fc.oneof(
+    fc.string({ maxLength: 60 }),
+    fc.nat(token.length - 1).chain((at) =>
+      fc.string({ minLength: 1, maxLength: 1 }).map((c) => token.slice(0, at) + c + token.slice(at + 1))
+    ),
+    fc.constantFrom(token.slice(0, -1), `${token}x`, token.toUpperCase(), other.token, "", ` ${token}`),
+  ).filter((tried) => tried !== token);
+  fc.assert(
+    fc.property(fc.array(fc.oneof(near, fc.constant(token), fc.constant(null)), { maxLength: 12 }), (tries) => {
+      const record = { id: "s_1", ledger: "s_1", created: "", credential: digest };
+      for (const tried of tries) {
+        const accepted = (() => {
+          try {
+            checkCredential(record, tried);
+            return true;
+          } catch (error) {
+            assert.equal((error as { code: string }).code, "ERR_SESSION_CREDENTIAL");
+            return false;
+          }
+        })();
+        assert.equal(accepted, tried === token, `token ${JSON.stringify(tried)}`);
+      }
+    }),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("checkCredential() refuses a remembered token once the record holds another digest, or none", () => {
+  const { token, digest } = mintCredential();
+  const record: { id: string; ledger: string; created: string; credential?: string } = {
+    id: "s_1",
+    ledger: "s_1",
+    created: "",
+    credential: digest,
+  };
+  checkCredential(record, token);
+  record.credential = mintCredential().digest;
+  assert.throws(() => checkCredential(record, token), { code: "ERR_SESSION_CREDENTIAL" });
+  delete record.credential;
+  assert.throws(() => checkCredential(record, token), { code: "ERR_SESSION_CREDENTIAL" });
+  record.credential = digest;
+  checkCredential(record, token);
 });

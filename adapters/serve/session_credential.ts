@@ -1,8 +1,10 @@
 /**
  * A session's credential: a secret token returned once when the session is
  * made and required on every later call. The store keeps only its SHA-256
- * digest, and a token is compared by digest in constant time. Knowing a
- * session's id gives nothing: the id is a name, the token is the key.
+ * digest, and a token is compared by digest in constant time; once a token
+ * matched, the record it matched remembers it in this process, and the
+ * session's later calls compare their token with it, also in constant time.
+ * Knowing a session's id gives nothing: the id is a name, the token is the key.
  *
  * @module
  */
@@ -37,6 +39,9 @@ export function mintCredential(): { token: string; digest: string } {
   return { token, digest: textDigest(token) };
 }
 
+/** The token that matched each session record, with the digest it matched (kept while the record is). */
+const VERIFIED = new WeakMap<CredentialedSession, { readonly token: string; readonly digest: string }>();
+
 /**
  * Throw unless `token` is the credential of `record` (403
  * `ERR_SESSION_CREDENTIAL`): a missing or wrong token, or a session made
@@ -54,7 +59,11 @@ export function mintCredential(): { token: string; digest: string } {
  * ```
  */
 export function checkCredential(record: CredentialedSession, token: string | null): void {
+  // The token that matched this record's digest before, compared whole in time that depends only on the lengths:
+  // the session's next calls skip hashing. Only a token that matched is kept; any other is hashed and compared.
   const expected = typeof record.credential === "string" ? record.credential : "";
+  const verified = VERIFIED.get(record);
+  if (verified?.digest === expected && token !== null && sameText(token, verified.token)) return;
   // Always hash and compare the full length, whatever was sent.
   const given = textDigest(token ?? "");
   if (!sameText(given, expected) || expected.length !== 64 || token === null) {
@@ -63,6 +72,7 @@ export function checkCredential(record: CredentialedSession, token: string | nul
       `Cannot use session "${record.id}": send the token it was made with in the "${SESSION_TOKEN_HEADER}" header`,
     );
   }
+  VERIFIED.set(record, { token, digest: expected });
 }
 
 /**

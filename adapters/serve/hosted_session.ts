@@ -110,6 +110,11 @@ export class HostedSession {
     return events;
   }
 
+  /** Whether the guard made ledger events not taken yet. */
+  get eventsWaiting(): boolean {
+    return this.#events.length > 0;
+  }
+
   /** Whether a request is running or waiting. */
   get busy(): boolean {
     return this.#busy > 0;
@@ -133,10 +138,9 @@ export class HostedSession {
   /** Apply the inputs other processes appended, and read the committed effects again (unless none is judged). */
   async sync(): Promise<void> {
     // Both reads at once; the guard judges against this snapshot of the effects (its effect store is the store's ledger).
-    const [inputs] = await Promise.all([
-      this.#store.inputs(this.record.id, this.#applied),
-      this.#readEffects ? this.effects.refresh() : undefined,
-    ]);
+    const inputs = this.#readEffects
+      ? (await Promise.all([this.#store.inputs(this.record.id, this.#applied), this.effects.refresh()]))[0]
+      : await this.#store.inputs(this.record.id, this.#applied);
     this.#replay(inputs);
     this.#applied += inputs.length;
     this.#synced = true;

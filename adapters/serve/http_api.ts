@@ -6,13 +6,13 @@
  *
  * @module
  */
-import { sha256Hex } from "../../core/mod.ts";
 import { type RequestHead, type RouteRequest, routeRequest } from "./api_routes.ts";
 import { errorAnswer, jsonAnswer } from "./error_answer.ts";
 import { BodyDeadlines } from "./body_deadlines.ts";
 import { readJsonBody } from "./read_body.ts";
 import { RequestError } from "./request_error.ts";
 import { sameText } from "./session_credential.ts";
+import { textDigest } from "./text_digest.ts";
 import type { SessionHost } from "./session_host.ts";
 import { probeStore } from "./session_lifecycle.ts";
 import { ANY_LOOPBACK, checkWebRequest, type HostNames } from "./web_checks.ts";
@@ -102,11 +102,11 @@ export function apiHandler(host: SessionHost, options: ApiOptions): (request: Re
  * ```
  */
 export function admission(options: Pick<ApiOptions, "token" | "hosts">): (request: Request) => void {
-  const token = options.token === undefined ? undefined : sha256Hex(`Bearer ${options.token}`);
+  const token = options.token === undefined ? undefined : textDigest(`Bearer ${options.token}`);
   const given = options.hosts ?? ANY_LOOPBACK;
   const hosts = typeof given === "function" ? given : () => given;
   return (request) => {
-    if (token !== undefined && !sameText(sha256Hex(request.headers.get("authorization") ?? ""), token)) {
+    if (token !== undefined && !sameText(textDigest(request.headers.get("authorization") ?? ""), token)) {
       throw new RequestError("ERR_UNAUTHORIZED", "Cannot serve the request: send Authorization: Bearer TOKEN");
     }
     checkWebRequest(request, hosts(), request.method === "POST");

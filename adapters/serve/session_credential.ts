@@ -1,14 +1,16 @@
 /**
  * A session's credential: a secret token returned once when the session is
  * made and required on every later call. The store keeps only its SHA-256
- * digest, and a token is compared by digest in constant time. Knowing a
- * session's id gives nothing: the id is a name, the token is the key.
+ * digest, and a token is compared by digest in constant time; once a token
+ * matched, the record it matched remembers it in this process, and the
+ * session's later calls compare their token with it, also in constant time.
+ * Knowing a session's id gives nothing: the id is a name, the token is the key.
  *
  * @module
  */
-import { sha256Hex } from "../../core/mod.ts";
 import type { SessionRecord } from "../store/mod.ts";
 import { RequestError } from "./request_error.ts";
+import { textDigest } from "./text_digest.ts";
 
 /** The request header that carries a session's token. */
 export const SESSION_TOKEN_HEADER = "pab-session-token";
@@ -34,8 +36,11 @@ export interface CredentialedSession extends SessionRecord {
 export function mintCredential(): { token: string; digest: string } {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   const token = `pst_${btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`;
-  return { token, digest: sha256Hex(token) };
+  return { token, digest: textDigest(token) };
 }
+
+/** The token that matched each session record, with the digest it matched (kept while the record is). */
+const VERIFIED = new WeakMap<CredentialedSession, { readonly token: string; readonly digest: string }>();
 
 /**
  * Throw unless `token` is the credential of `record` (403
@@ -54,15 +59,20 @@ export function mintCredential(): { token: string; digest: string } {
  * ```
  */
 export function checkCredential(record: CredentialedSession, token: string | null): void {
+  // The token that matched this record's digest before, compared whole in time that depends only on the lengths:
+  // the session's next calls skip hashing. Only a token that matched is kept; any other is hashed and compared.
   const expected = typeof record.credential === "string" ? record.credential : "";
+  const verified = VERIFIED.get(record);
+  if (verified?.digest === expected && token !== null && sameText(token, verified.token)) return;
   // Always hash and compare the full length, whatever was sent.
-  const given = sha256Hex(token ?? "");
+  const given = textDigest(token ?? "");
   if (!sameText(given, expected) || expected.length !== 64 || token === null) {
     throw new RequestError(
       "ERR_SESSION_CREDENTIAL",
       `Cannot use session "${record.id}": send the token it was made with in the "${SESSION_TOKEN_HEADER}" header`,
     );
   }
+  VERIFIED.set(record, { token, digest: expected });
 }
 
 /**

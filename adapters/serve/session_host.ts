@@ -346,11 +346,12 @@ export class SessionHost {
         if (this.#live.ended(id)) throw unknownSession(id, this.#live.ended(id));
         if (judges || !session.synced) await session.sync();
         const result = await task(session);
-        await this.#audit(session);
+        // The guard's events not written with the step's own write (none, most often) follow it.
+        if (session.eventsWaiting) await this.#audit(session);
         return result;
       } catch (error) {
         // What the guard did before the failure (a reservation given back, say) still goes to the chain.
-        await this.#audit(session).catch(() => session.stale = true);
+        if (session.eventsWaiting) await this.#audit(session).catch(() => session.stale = true);
         // A refusal or a bad request changed nothing; anything else may have left this copy ahead of the store.
         session.stale ||= !(error instanceof RequestError) && !isRulingRefusal(error);
         throw error;
@@ -388,11 +389,12 @@ export class SessionHost {
 
   /** The guard's ledger events so far, then `events`, as audit events to write with a step. */
   #events(session: HostedSession | string, ...events: Omit<AuditEvent, "at">[]): AuditEvent[] {
-    const at = this.#now().toISOString();
     const ledger = typeof session === "string" ? [] : session.takeEvents();
-    return [
-      ...ledger.map((event): AuditEvent => ({ kind: "ledger", at, event })),
-      ...events.map((event) => ({ ...event, at }) as AuditEvent),
-    ];
+    const all: AuditEvent[] = [];
+    if (!ledger.length && !events.length) return all;
+    const at = this.#now().toISOString();
+    for (const event of ledger) all.push({ kind: "ledger", at, event });
+    for (const event of events) all.push({ ...event, at } as AuditEvent);
+    return all;
   }
 }

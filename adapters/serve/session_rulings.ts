@@ -5,10 +5,11 @@
  *
  * @module
  */
-import { canonicalJson, PabError, sha256Hex } from "../../core/mod.ts";
+import { canonicalJson, PabError } from "../../core/mod.ts";
 import { type Decision, gapKey } from "../../guard/mod.ts";
 import type { HeldRuling, HostedSession } from "./hosted_session.ts";
 import { RequestError } from "./request_error.ts";
+import { textDigest } from "./text_digest.ts";
 
 /** A ruling as the API returns it. */
 export interface RulingInfo {
@@ -78,7 +79,46 @@ export function apiDecision(decision: Decision, session: HostedSession): Decisio
  * ```
  */
 export function shownDigest(decision: Decision): string {
-  return sha256Hex(canonicalJson([decision.fingerprint, decision.gaps.map(gapKey), decision.labelBefore]));
+  return textDigest(shownText(decision));
+}
+
+/**
+ * The text {@linkcode shownDigest} hashes: `canonicalJson([fingerprint, gaps.map(gapKey), labelBefore])`, written
+ * from its parts (the canonical JSON of a string, and of an array of strings, is JSON.stringify's), with the
+ * label's text kept for a label that cannot change (deeply frozen plain data): a session's label stays the same
+ * object from one decision to the next.
+ */
+export function shownText(decision: Decision): string {
+  const { fingerprint, gaps, labelBefore } = decision;
+  if (typeof fingerprint !== "string" || !Array.isArray(gaps) || typeof labelBefore !== "object" || !labelBefore) {
+    return canonicalJson([fingerprint, gaps.map(gapKey), labelBefore]);
+  }
+  let keys = "";
+  for (let i = 0; i < gaps.length; i++) {
+    keys += `${i ? "," : ""}${i in gaps ? JSON.stringify(gapKey(gaps[i])) : "null"}`;
+  }
+  return `[${JSON.stringify(fingerprint)},[${keys}],${labelText(labelBefore)}]`;
+}
+
+const LABEL_TEXTS = new WeakMap<object, string>();
+
+function labelText(label: object): string {
+  const known = LABEL_TEXTS.get(label);
+  if (known !== undefined) return known;
+  const text = canonicalJson(label);
+  if (frozenData(label, 0)) LABEL_TEXTS.set(label, text);
+  return text;
+}
+
+/** Whether a value can never change: primitives, and frozen objects of data properties holding such values. */
+function frozenData(value: unknown, depth: number): boolean {
+  if (typeof value !== "object" || value === null) return typeof value !== "function";
+  if (depth > 32 || !Object.isFrozen(value)) return false;
+  for (const key of Object.keys(value)) {
+    const property = Object.getOwnPropertyDescriptor(value, key);
+    if (!property || !("value" in property) || !frozenData(property.value, depth + 1)) return false;
+  }
+  return true;
 }
 
 /**

@@ -121,6 +121,7 @@ export function checkWebRequest(request: Request, hosts: HostNames, body: boolea
 /** Whether a Content-Type header is `application/json`, with at most a UTF-8 charset. */
 export function isJsonType(header: string | null): boolean {
   if (header === null) return false;
+  if (header === "application/json") return true;
   const [type, ...parameters] = header.split(";").map((part) => part.trim().toLowerCase());
   if (type !== "application/json") return false;
   return parameters.every((parameter) => /^charset="?utf-8"?$/.test(parameter));

@@ -18,7 +18,6 @@ import {
   renderTimeline,
   type TimelineStep,
 } from "../html/mod.ts";
-import { parseJson } from "../json/mod.ts";
 
 /** A call as the playground shows it: its card, and whether a ruling can lead to yes. */
 export interface PlaygroundCall extends CallView {
@@ -99,8 +98,7 @@ export async function replayConversation(
   for (const [index, line] of conversationText.split("\n").entries()) {
     if (!line.trim()) continue;
     try {
-      // deno-lint-ignore no-explicit-any
-      const event: any = parseJson(line);
+      const event = JSON.parse(line);
       if (typeof event !== "object" || event === null || Array.isArray(event)) throw new Error("not a JSON object");
       if (event.pab === "trace") continue;
       if (!["system", "user", "assistant", "call", "result"].includes(event.type)) {

@@ -9,6 +9,7 @@
 import { isRecord, sha256Hex } from "../../core/mod.ts";
 import { TraceError } from "../trace/mod.ts";
 import type { SuiteFiles } from "./agentdojo_benchmark.ts";
+import { parseJson } from "../json/mod.ts";
 
 /** The four suites, in report order. */
 export const AGENTDOJO_SUITES: readonly string[] = Object.freeze(["banking", "slack", "travel", "workspace"]);
@@ -104,7 +105,7 @@ async function readJsonObject(
   readText: (path: string) => Promise<string>,
 ): Promise<Record<string, unknown> | undefined> {
   try {
-    const value = JSON.parse(await readText(path));
+    const value = parseJson(await readText(path));
     return isRecord(value) ? value : undefined;
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;

@@ -6,6 +6,7 @@
  */
 import { canonicalJson } from "../../core/mod.ts";
 import { auditHash } from "./_audit_hash.ts";
+import { parseJson } from "../json/mod.ts";
 
 /** What an audit event is about. */
 export type AuditKind =
@@ -67,7 +68,7 @@ export function linkRecord(
   event: AuditEvent,
 ): AuditRecord {
   // Kept as its canonical JSON reads back, so a stored copy hashes the same.
-  return JSON.parse(linkText(stream, head, event).text) as AuditRecord;
+  return parseJson(linkText(stream, head, event).text) as AuditRecord;
 }
 
 /** A record as a store keeps it: its position, its hash and its JSON text. */
@@ -108,7 +109,7 @@ export function linkText(
   const eventJson = canonicalJson(event);
   if (typeof stream !== "string" || typeof prev !== "string" || eventJson === undefined) {
     // Not a record JSON can hold as given (the types rule these out): the definition's own steps, its errors included.
-    const plain = JSON.parse(eventJson);
+    const plain = parseJson(eventJson as string);
     const hash = auditHash(unhashedText(stream, seq, prev, canonicalJson(plain)));
     return { seq, hash, text: JSON.stringify({ stream, seq, prev, event: plain, hash }) };
   }

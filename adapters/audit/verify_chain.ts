@@ -6,6 +6,7 @@
  */
 import { canonicalJson } from "../../core/mod.ts";
 import { type AuditRecord, GENESIS, hashRecord } from "./audit_record.ts";
+import { parseJson } from "../json/mod.ts";
 
 /** Every code of a chain that does not verify (a closed list; see {@linkcode AuditProblem}). */
 export const AUDIT_PROBLEM_CODES = [
@@ -111,7 +112,7 @@ export function verifyJsonl(text: string): AuditVerdict {
   for (let i = 0; i < lines.length; i++) {
     let value: unknown;
     try {
-      value = JSON.parse(lines[i]);
+      value = parseJson(lines[i]);
     } catch {
       return broken("ERR_AUDIT_PARSE", `line ${i + 1}`, "it is not JSON");
     }

@@ -5,6 +5,7 @@
  * @module
  */
 import { PabError } from "../../core/mod.ts";
+import { parseJson } from "../json/mod.ts";
 
 /** What a hook was called for, with the fields pab uses. */
 export type HookInput =
@@ -89,7 +90,7 @@ export class HookInputError extends PabError<HookErrorCode> {
 export function parseHookInput(text: string): HookInput {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch {
     throw new HookInputError("stdin is not JSON");
   }

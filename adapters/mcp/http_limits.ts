@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { parseJson } from "../json/mod.ts";
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -78,7 +79,7 @@ export function requestIds(body: unknown): (string | number)[] {
   if (typeof body !== "string") return [];
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body);
+    parsed = parseJson(body);
   } catch {
     return [];
   }

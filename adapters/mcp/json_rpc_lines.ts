@@ -9,6 +9,7 @@
  * @module
  */
 import { errorText } from "../../core/mod.ts";
+import { parseJson } from "../json/mod.ts";
 
 /** The most bytes one message may have unless the caller says otherwise: the MCP SDK's stdio limit (10 MiB). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -154,7 +155,7 @@ export class LineSplitter {
 export function readLine(text: string, bytes = text.length): LineRead {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch (error) {
     const why = errorText(error);
     return problem(-32700, "parse", `the line is not JSON (${why})`, null, false, bytes);

@@ -5,6 +5,7 @@
  * @module
  */
 import { isRecord, type Label, makeLabel } from "../../core/mod.ts";
+import { parseJson } from "../json/mod.ts";
 
 /** What a result shows the model, and whether the guard must read it as stricter than the tool's label. */
 export interface ModelView {
@@ -97,7 +98,7 @@ function repeats(block: unknown, structured: Record<string, unknown>): boolean {
   if (!text) return true;
   if (text.startsWith("{")) {
     try {
-      return canonical(JSON.parse(text)) === canonical(structured);
+      return canonical(parseJson(text)) === canonical(structured);
     } catch {
       return false;
     }

@@ -17,6 +17,7 @@ import {
   ToolCallDenied,
   type ToolFunction,
 } from "../../guard/mod.ts";
+import { parseJson } from "../json/mod.ts";
 
 /**
  * A function tool call as chat-completions APIs return it.
@@ -173,7 +174,7 @@ export async function answerToolCalls(
     }
     let args: unknown;
     try {
-      args = custom ? { input: call.custom.input } : JSON.parse(call.function.arguments || "{}");
+      args = custom ? { input: call.custom.input } : parseJson(call.function.arguments || "{}");
     } catch {
       answer(`error: the arguments of ${name} are not valid JSON`);
       continue;

@@ -25,6 +25,7 @@
 import { errorText, isRecord } from "../../core/mod.ts";
 import type { FunctionTool, RunContext, ToolInputGuardrailDefinition } from "npm:@openai/agents@0.20.0";
 import { type Decision, explainDecision, type Guard, ShownDecisions } from "../../guard/mod.ts";
+import { parseJson } from "../json/mod.ts";
 
 /**
  * An agent's tool, as far as pab reads it (the SDK's `Tool` fits): function
@@ -152,7 +153,7 @@ function denial(decision: Decision | GuardFailure): string {
 /** A tool call's JSON arguments as the guard reads them (anything but an object becomes `{input}`). */
 function parseArguments(text: string): Record<string, unknown> {
   try {
-    return asArgs(JSON.parse(text || "{}"));
+    return asArgs(parseJson(text || "{}"));
   } catch {
     return { input: text };
   }

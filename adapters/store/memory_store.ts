@@ -17,6 +17,7 @@ import type {
   SessionRecord,
   StoreHealth,
 } from "./pab_store.ts";
+import { parseJson } from "../json/mod.ts";
 import { linkInput } from "./_input_link.ts";
 import { StoreError } from "./store_error.ts";
 
@@ -128,7 +129,7 @@ export class MemoryStore implements PabStore {
   /** A session, or undefined. */
   session(id: string): Promise<SessionRecord | undefined> {
     const text = this.#sessions.get(id);
-    return Promise.resolve(text === undefined ? undefined : JSON.parse(text));
+    return Promise.resolve(text === undefined ? undefined : parseJson(text) as SessionRecord);
   }
 
   /** Append an input at `seq` with its audit events; false if that position is taken. */
@@ -151,7 +152,9 @@ export class MemoryStore implements PabStore {
   /** The inputs of a session from `from` on. */
   inputs(session: string, from: number): Promise<SessionInput[]> {
     const inputs = this.#inputs.get(session) ?? [];
-    return Promise.resolve(from >= inputs.length ? [] : inputs.slice(from).map((text) => JSON.parse(text)));
+    return Promise.resolve(
+      from >= inputs.length ? [] : inputs.slice(from).map((text) => parseJson(text) as SessionInput),
+    );
   }
 
   /** The effects of a ledger. */
@@ -185,12 +188,14 @@ export class MemoryStore implements PabStore {
   /** An unfinished reservation, or undefined. */
   reservation(session: string, id: string): Promise<ReservationRecord | undefined> {
     const text = this.#reservations.get(session)?.get(id);
-    return Promise.resolve(text === undefined ? undefined : JSON.parse(text));
+    return Promise.resolve(text === undefined ? undefined : parseJson(text) as ReservationRecord);
   }
 
   /** Every unfinished reservation of a session. */
   openReservations(session: string): Promise<ReservationRecord[]> {
-    return Promise.resolve([...this.#reservations.get(session)?.values() ?? []].map((text) => JSON.parse(text)));
+    return Promise.resolve(
+      [...this.#reservations.get(session)?.values() ?? []].map((text) => parseJson(text) as ReservationRecord),
+    );
   }
 
   /** Finish a reservation: keys committed or released, output and audit events appended. */
@@ -199,11 +204,13 @@ export class MemoryStore implements PabStore {
     const text = open?.get(id);
     if (open === undefined || text === undefined) return Promise.resolve("unknown");
     if (finish.input && finish.input.seq !== (this.#inputs.get(session) ?? []).length) return Promise.resolve("moved");
-    const record = JSON.parse(text) as ReservationRecord;
+    const record = parseJson(text) as ReservationRecord;
     open.delete(id);
     if (!open.size) this.#reservations.delete(session);
     const sessionText = this.#sessions.get(session);
-    const effects = this.effects(sessionText === undefined ? session : JSON.parse(sessionText).ledger);
+    const effects = this.effects(
+      sessionText === undefined ? session : (parseJson(sessionText) as SessionRecord).ledger,
+    );
     if (finish.outcome === "commit") {
       effects.commit(record.effects, record.holder);
       effects.release(record.checks, record.holder);
@@ -225,12 +232,12 @@ export class MemoryStore implements PabStore {
 
   /** Append an event to a chain. */
   appendAudit(stream: string, event: AuditEvent): Promise<AuditRecord> {
-    return Promise.resolve(JSON.parse(this.#chain(stream, [event])[0]));
+    return Promise.resolve(parseJson(this.#chain(stream, [event])[0]) as AuditRecord);
   }
 
   /** Append events to a chain at once. */
   appendAuditEvents(stream: string, events: readonly AuditEvent[]): Promise<AuditRecord[]> {
-    return Promise.resolve(this.#chain(stream, events).map((text) => JSON.parse(text)));
+    return Promise.resolve(this.#chain(stream, events).map((text) => parseJson(text) as AuditRecord));
   }
 
   /**
@@ -267,7 +274,9 @@ export class MemoryStore implements PabStore {
   /** The records of one chain, or of every chain (in the order the chains were started). */
   audit(stream?: string): Promise<AuditRecord[]> {
     const chains = stream === undefined ? [...this.#audit.values()] : [this.#audit.get(stream)];
-    return Promise.resolve(chains.flatMap((chain) => chain?.records.map((text) => JSON.parse(text)) ?? []));
+    return Promise.resolve(
+      chains.flatMap((chain) => chain?.records.map((text) => parseJson(text) as AuditRecord) ?? []),
+    );
   }
 
   /** The head of each chain. */

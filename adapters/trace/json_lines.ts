@@ -9,6 +9,7 @@
 import { errorText } from "../../core/mod.ts";
 import { checkJsonShape } from "./json_shape.ts";
 import { traceFailure } from "./read_json_log.ts";
+import { parseJson } from "../json/mod.ts";
 
 /** One parsed line: its value and where it was (`file:line`). */
 export interface JsonLine {
@@ -41,7 +42,7 @@ export function* jsonLines(text: string, source: string, fix: string): Generator
     checkJsonShape(line, source, i + 1);
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      value = parseJson(line);
     } catch (error) {
       throw traceFailure(where, `the line is not valid JSON (${errorText(error)})`, fix);
     }

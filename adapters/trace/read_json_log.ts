@@ -9,6 +9,7 @@ import { errorText, isRecord } from "../../core/mod.ts";
 import { type Node, type ParseError, parseTree, printParseErrorCode } from "npm:jsonc-parser@3.3.1";
 import { checkJsonShape } from "./json_shape.ts";
 import { positionOf, traceFailure } from "./trace_error.ts";
+import { parseJson } from "../json/mod.ts";
 
 export { positionOf, traceFailure };
 
@@ -77,7 +78,7 @@ export function parseArgumentsText(raw: unknown, where: string, field: string): 
   checkJsonShape(raw, `${where} ${field}`);
   let value: unknown;
   try {
-    value = JSON.parse(raw);
+    value = parseJson(raw);
   } catch (error) {
     throw traceFailure(
       where,

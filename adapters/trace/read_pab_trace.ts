@@ -9,6 +9,7 @@ import { traceFailure as fail } from "./trace_error.ts";
 import type { Actor, CallEvent, ReadTraceOptions, ResultEvent, Trace, TraceEvent } from "./trace.ts";
 import { TRACE_SCHEMA_VERSION } from "./trace.ts";
 import { closestWord, errorText, isRecord } from "../../core/mod.ts";
+import { parseJson } from "../json/mod.ts";
 
 const HEADER_KEYS = ["pab", "schemaVersion", "id", "meta"];
 const EVENT_KEYS: Readonly<Record<TraceEvent["type"], readonly string[]>> = {
@@ -151,7 +152,7 @@ export function pabTraceLines(source: string): PabTraceLines {
 function parseLine(line: string, where: string): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(line);
+    value = parseJson(line);
   } catch (error) {
     throw fail(
       where,

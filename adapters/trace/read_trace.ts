@@ -13,6 +13,7 @@ import { readOpenAiLog } from "./read_openai_log.ts";
 import { readPabTrace } from "./read_pab_trace.ts";
 import { readResponsesLog } from "./read_responses_log.ts";
 import type { ReadTraceOptions, Trace } from "./trace.ts";
+import { parseJson } from "../json/mod.ts";
 
 /**
  * The trace formats pab reads: a pab trace, an OpenAI chat-completions log,
@@ -169,7 +170,7 @@ function listFormat(list: readonly unknown[]): TraceFormat {
 
 function tryParse(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch {
     return undefined;
   }

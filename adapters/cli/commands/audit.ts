@@ -24,6 +24,7 @@ import type { Command } from "../shell/command.ts";
 import { fileProblem, type Io } from "../io/io.ts";
 import { readHint } from "../io/read_input.ts";
 import { defineCommand } from "../shell/define_command.ts";
+import { parseJson } from "../../json/mod.ts";
 
 /**
  * The `pab audit` command.
@@ -140,7 +141,7 @@ async function verify(
   if (file !== undefined) {
     const text = await readFile(file, io);
     verdict = verifyJsonl(text);
-    if (verdict.ok) records = text.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+    if (verdict.ok) records = text.split("\n").filter(Boolean).map((line) => parseJson(line) as AuditRecord);
   } else {
     const read = await readStore(store!, session);
     records = read.records;
@@ -214,7 +215,7 @@ async function readVerifiedFile(io: Io, file: string): Promise<AuditRecord[]> {
       `Cannot use "${file}": it does not verify at ${verdict.problem.where} (${verdict.problem.code}); run pab audit verify`,
     );
   }
-  return text.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  return text.split("\n").filter(Boolean).map((line) => parseJson(line) as AuditRecord);
 }
 
 async function readFile(path: string, io: Io): Promise<string> {

@@ -14,6 +14,7 @@ import { listMcpServerTools } from "../mcp/mcp_tools.ts";
 import { DEFAULT_MAX_BYTES, readInputText } from "../io/read_input.ts";
 import { readToolDefinitions } from "../draft/tool_definitions.ts";
 import { writeOutputFile } from "../io/write_output.ts";
+import { parseJson } from "../../json/mod.ts";
 
 /**
  * `pab generate`: read tool definitions (a file, standard input, or a running
@@ -103,7 +104,7 @@ The draft passes pab lint; it is a start, not a review.`,
         maxBytes: input.integer("max-bytes"),
       });
       try {
-        value = JSON.parse(text);
+        value = parseJson(text);
       } catch (error) {
         throw new IoError(
           `Cannot read tool definitions from "${first}": it is not JSON (${

@@ -15,6 +15,7 @@ import { argumentCoverage, type CoveredArgument } from "../policy/lint_coverage.
 import { readToolDefinitions, type ToolDefinition } from "../draft/tool_definitions.ts";
 import { policyIssuesText, reportText } from "../shell/report_error.ts";
 import { errorText, PabError } from "../../../core/mod.ts";
+import { parseJson } from "../../json/mod.ts";
 
 /**
  * `pab lint`: parse each policy file and report everything wrong with it.
@@ -154,7 +155,7 @@ async function readToolFile(path: string, io: Io, maxBytes: number): Promise<Too
   const text = await readInputText(path, io, { what: "tool definition file", maxBytes });
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch (error) {
     throw new IoError(`Cannot read tool definitions from "${path}": it is not JSON (${errorText(error)})`);
   }

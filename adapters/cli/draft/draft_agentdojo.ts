@@ -11,6 +11,7 @@ import { AGENTDOJO_SUITES, AGENTDOJO_VERSION, draftedFolder } from "../../agentd
 import { sha256Hex } from "../../../core/mod.ts";
 import { draftPolicy } from "./draft_policy.ts";
 import { readToolDefinitions } from "./tool_definitions.ts";
+import { parseJson } from "../../json/mod.ts";
 
 /**
  * The drafts and their manifest, by file name under the drafted folder, from
@@ -35,7 +36,7 @@ export function draftAgentdojoPolicies(
   for (const suite of AGENTDOJO_SUITES) {
     if (!Object.hasOwn(suites, suite)) continue;
     const source = suitePath(root, suite);
-    const { tools } = readToolDefinitions(JSON.parse(suites[suite]), source);
+    const { tools } = readToolDefinitions(parseJson(suites[suite]), source);
     const text = draftPolicy(tools, source);
     files[`${suite}.yaml`] = text;
     policies[suite] = sha256Hex(text);

@@ -9,6 +9,7 @@ import { guardArgs } from "../../claude_code/tool_input/mod.ts";
 import { detectTraceFormat, readTrace, type Trace, TraceError } from "../../trace/mod.ts";
 import { type Io, isStdin } from "../io/io.ts";
 import { readInputText } from "../io/read_input.ts";
+import { parseJson } from "../../json/mod.ts";
 
 /**
  * A trace and where it came from.
@@ -123,7 +124,7 @@ export function callLines(text: string, trace: Trace): Map<string, number> {
       line++;
       if (!row.includes('"call"')) continue;
       try {
-        const value = JSON.parse(row);
+        const value = parseJson(row) as { type?: unknown; id: string } | null;
         if (value?.type === "call" && wanted.has(value.id) && !lines.has(value.id)) lines.set(value.id, line);
       } catch {
         // Not an event line; the reader already accepted the trace.

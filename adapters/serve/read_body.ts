@@ -9,6 +9,7 @@
 import { errorText } from "../../core/mod.ts";
 import type { BodyDeadlines } from "./body_deadlines.ts";
 import { RequestError } from "./request_error.ts";
+import { parseJson } from "../json/mod.ts";
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 const LENIENT_UTF8 = new TextDecoder("utf-8");
@@ -84,7 +85,7 @@ export function parseJsonBytes(bytes: Uint8Array | null, depth: number = MAX_BOD
     );
   }
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch (error) {
     throw new RequestError(
       "ERR_REQUEST_JSON",

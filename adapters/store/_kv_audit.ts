@@ -2,6 +2,7 @@ import { type AuditEvent, type AuditRecord, type LinkedText, linkText } from "..
 import { InputTexts, setShared, type SharedSource } from "./_kv_shared.ts";
 import { partText, setText, type SharedPiece, type TextPart } from "./_kv_text.ts";
 import type { KvMutations } from "./_kv_batch.ts";
+import { parseJson } from "../json/mod.ts";
 
 /** A chain's head as stored: its seq and hash, under the versionstamp of the write that set it. */
 export type HeadEntry = Deno.KvEntryMaybe<{ seq: number; hash: string }>;
@@ -48,7 +49,7 @@ export async function readChains(kv: Deno.Kv, stream?: string): Promise<AuditRec
   let parts: string[] = [];
   let place = "";
   const flush = () => {
-    if (parts.length) records.push(JSON.parse(parts.join("")) as AuditRecord);
+    if (parts.length) records.push(parseJson(parts.join("")) as AuditRecord);
     parts = [];
   };
   const prefix = stream === undefined ? ["pab", "audit"] : ["pab", "audit", stream];

@@ -5,6 +5,7 @@ import { type SharedSource, sharedSource } from "./_kv_shared.ts";
 import { listTexts, setText } from "./_kv_text.ts";
 import type { SessionInput } from "./pab_store.ts";
 import { StoreError } from "./store_error.ts";
+import { parseJson } from "../json/mod.ts";
 
 /** The key of a session's input at `seq` (its text's parts are under it). */
 export function inputKey(session: string, seq: number): Deno.KvKey {
@@ -98,7 +99,7 @@ export class KvInputs {
     if (last && typeof last.id === "number" && !((this.#last.get(session)?.seq ?? -1) > last.id)) {
       this.#last.set(session, { seq: last.id, versionstamp: last.versionstamp });
     }
-    return texts.map((entry) => JSON.parse(entry.text));
+    return texts.map((entry) => parseJson(entry.text) as SessionInput);
   }
 }
 

@@ -32,6 +32,7 @@ import type {
 } from "./pab_store.ts";
 import type { FileIdentity } from "./safe_path.ts";
 import { StoreError } from "./store_error.ts";
+import { parseJson } from "../json/mod.ts";
 
 const ATTEMPTS = 200;
 
@@ -196,7 +197,7 @@ export class KvStore implements PabStore {
   reservation(session: string, id: string): Promise<ReservationRecord | undefined> {
     return this.#gate.run("read a reservation", async () => {
       const texts = await listTexts(this.#kv, { prefix: ["pab", "res", session, id] }, 3);
-      return texts.length ? JSON.parse(texts[0].text) : undefined;
+      return texts.length ? parseJson(texts[0].text) as ReservationRecord : undefined;
     });
   }
 
@@ -204,7 +205,7 @@ export class KvStore implements PabStore {
   openReservations(session: string): Promise<ReservationRecord[]> {
     return this.#gate.run("list reservations", async () => {
       const texts = await listTexts(this.#kv, { prefix: ["pab", "res", session] }, 3);
-      return texts.map((entry) => JSON.parse(entry.text));
+      return texts.map((entry) => parseJson(entry.text) as ReservationRecord);
     });
   }
 
@@ -227,7 +228,7 @@ export class KvStore implements PabStore {
           if (!parts.length || parts.length !== parts[0].value.count) return "unknown";
           for (const part of parts) operation.check(part).delete(part.key);
           const texts = await Promise.all(parts.map((part) => partText(this.#kv, part.value)));
-          const record = JSON.parse(texts.join("")) as ReservationRecord;
+          const record = parseJson(texts.join("")) as ReservationRecord;
           const ledger = await this.#ledgerOf(record);
           const commit = finish.outcome === "commit" ? new Set(record.effects) : new Set<string>();
           const mine = [...new Set([...record.keys, ...record.checks])].filter((key) => !commit.has(key));
@@ -277,7 +278,7 @@ export class KvStore implements PabStore {
       undefined,
       undefined,
       (records) => {
-        appended = records.map((record) => JSON.parse(record.text));
+        appended = records.map((record) => parseJson(record.text) as AuditRecord);
       },
     );
     return appended;

@@ -341,10 +341,28 @@ function parseJsonObject(text: string): unknown {
   if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return undefined;
   try {
     const value = JSON.parse(trimmed);
+    // V8's JSON.parse can misread an escaped key as an earlier key holding a backslash (V8 issue 521080746): a key
+    // with a backslash is not trusted to stand where the text put it, so the output is read as lost structure.
+    if (trimmed.includes("\\") && backslashKey(value)) return undefined;
     return typeof value === "object" && value !== null ? value : undefined;
   } catch {
     return trimmed.includes("\n") ? parseJsonLines(trimmed) : undefined;
   }
+}
+
+/** Whether any object key in `value` holds a backslash (no recursion: a hostile output may nest deeply). */
+function backslashKey(value: unknown): boolean {
+  const stack = [value];
+  while (stack.length) {
+    const item = stack.pop();
+    if (typeof item === "object" && item) {
+      for (const key in item) {
+        if (!Array.isArray(item) && key.includes("\\")) return true;
+        stack.push((item as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return false;
 }
 
 function parseJsonLines(text: string): unknown[] | undefined {

@@ -7,6 +7,13 @@
 
 /**
  * Whether bare numbers and compound words take their fast paths (see `fast_paths.ts`), whether words of Latin-1
- * letters take the plain-word path (see `WORD_LOWER`), and whether grouped IBANs are checked in one pass.
+ * letters take the plain-word path (see `WORD_LOWER`), whether grouped IBANs are checked in one pass, and whether a
+ * word that is one link (see `scanLinkWord`) is read on its own.
  */
-export const scanSwitches = { bareNumbers: true, compoundWords: true, latinWords: true, ibanJoins: true };
+export const scanSwitches = {
+  bareNumbers: true,
+  compoundWords: true,
+  latinWords: true,
+  ibanJoins: true,
+  links: true,
+};

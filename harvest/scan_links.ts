@@ -97,6 +97,30 @@ export function scanLinks(core: string, sink: TokenSink): void {
   scanAddresses(core.slice(done), sink);
 }
 
+/**
+ * Scan the word `text[start, end)` if it is one link and its closing marks: ASCII letters (the scheme, from
+ * `start` to `schemeEnd`), `://`, and no other `://`; returns whether it did. That is what the full grammar reads
+ * such a word as: no opener, no area code, no joined form and no typed value can start with a letter followed by
+ * `://`, so it strips the word's closing marks and reads the rest as one link.
+ */
+export function scanLinkWord(text: string, start: number, schemeEnd: number, end: number, sink: TokenSink): boolean {
+  const body = schemeEnd + 3;
+  const again = text.indexOf("://", body);
+  if (again >= 0 && again < end) return false;
+  for (let k = start; k < schemeEnd; k++) if (((text.charCodeAt(k) | 32) - 97) >>> 0 > 25) return false;
+  let last = end;
+  while (last > start && CLOSERS.has(text[last - 1])) {
+    // The scheme holds no bracket, so the word's brackets balance as the link's do.
+    if (text.charCodeAt(last - 1) === 41 && balanced(text, start, last)) break;
+    last--;
+  }
+  const token = urlToken(text.slice(start, schemeEnd).toLowerCase(), text.slice(body, last));
+  if (token) sink(token, text.slice(start, last));
+  else plainTokens(text.slice(start, last).toLowerCase(), sink);
+  for (let k = last; k < end; k++) sink(text[k]);
+  return true;
+}
+
 function urlToken(scheme: string, rest: string): string | undefined {
   let authorityEnd = rest.search(/[/?#\\]/);
   if (authorityEnd < 0) authorityEnd = rest.length;

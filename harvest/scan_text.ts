@@ -14,14 +14,24 @@
  * @module
  */
 import { amountTokens, cardToken, currencyOf, ibanStep, ibanToken, phoneToken } from "./entity_grammar.ts";
-import { balanced, CLOSERS, isWordChar, plainTokens, scanLinks, type TokenSink } from "./scan_links.ts";
-import { ASCII_WORD_LOWER, charKind, WORD_LOWER, wordEnd, WordWindow } from "./word_window.ts";
+import { balanced, CLOSERS, isWordChar, plainTokens, scanLinks, scanLinkWord, type TokenSink } from "./scan_links.ts";
+import {
+  ASCII_WORD_LOWER,
+  charKind,
+  FNV_OFFSET,
+  FNV_PRIME,
+  type PlainSink,
+  WORD_LOWER,
+  wordEnd,
+  WordWindow,
+} from "./word_window.ts";
 import { isQuickCloser, scanBareNumber, scanCompoundWord } from "./fast_paths.ts";
 import { scanSwitches } from "./_scan_switches.ts";
 import { foldText, joinSpacedAt } from "./fold_text.ts";
 import { decodeCharacterReferences } from "./character_references.ts";
 
 export type { TokenSink } from "./scan_links.ts";
+export type { PlainSink } from "./word_window.ts";
 
 const PLAIN_WORD = /^[\p{L}\p{M}]+$/u;
 const OPENERS = new Set([..."('‘“«‹„:=*•·,;~¡¿‣◦▪►→"]);
@@ -31,17 +41,6 @@ const IBAN_GROUP = /^[a-z0-9]{1,4}$/;
 const CARD_GROUP = /^\d{1,7}$/;
 const AREA_CODE = /^\(\d{2,5}\)/;
 const PHONE_PART = /^\(?\d{1,5}\)?(?:[-.]\d{1,5})*$/;
-
-/**
- * Receives a plain word as `text[start, end)`, ASCII and Latin-1 letters only, to be read lowercased as `WORD_LOWER`
- * says, with `hash`, the 32-bit FNV-1a hash of its lowercased UTF-16 codes (so an interning table need not read it
- * twice).
- */
-export type PlainSink = (text: string, start: number, end: number, hash: number) => void;
-
-/** FNV-1a's offset basis and prime, as {@linkcode PlainSink} hashes. */
-export const FNV_OFFSET = 0x811c9dc5;
-export const FNV_PRIME = 0x01000193;
 
 /**
  * Send every token of `text` to `sink`, in order. A plain word (ASCII and Latin-1 letters only, see `WORD_LOWER`)
@@ -89,8 +88,10 @@ export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void
       break;
     }
     if (
+      (scanSwitches.links && letters > start && folded.startsWith("://", letters) &&
+        scanLinkWord(folded, start, letters, end, sink)) ||
       (scanSwitches.bareNumbers && scanBareNumber(folded, start, end, sink)) ||
-      (scanSwitches.compoundWords && scanCompoundWord(folded, start, end, sink))
+      (scanSwitches.compoundWords && scanCompoundWord(folded, start, end, sink, emit))
     ) {
       i = end;
       continue;

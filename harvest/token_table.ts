@@ -15,8 +15,7 @@
  * @module
  */
 
-import { FNV_OFFSET, FNV_PRIME } from "./scan_text.ts";
-import { WORD_LOWER } from "./word_window.ts";
+import { FNV_OFFSET, FNV_PRIME, TOKEN_LOWER } from "./word_window.ts";
 import { type GrowableArray, growArray, releaseArray } from "./grow_array.ts";
 
 /**
@@ -97,9 +96,9 @@ export class TokenTable {
   }
 
   /**
-   * The id of `text[start, end)` lowercased, interning it when it is new. Every character in that range must be a
-   * plain-word letter (ASCII or Latin-1, see `WORD_LOWER`), and `hash` the FNV-1a hash of the range lowercased, as the
-   * scanner gives it.
+   * The id of `text[start, end)` lowercased, interning it when it is new. Every character in that range must be an
+   * ASCII letter or digit or a Latin-1 letter (see `TOKEN_LOWER`), and `hash` the FNV-1a hash of the range lowercased,
+   * as the scanner gives it (see `PlainSink`).
    */
   internPlainWord(text: string, start: number, end: number, hash: number, limit: number): number {
     hash |= 0;
@@ -114,13 +113,13 @@ export class TokenTable {
       if (this.#starts[entry] - from !== length) continue;
       const chars = this.#chars;
       let k = 0;
-      while (k < length && chars[from + k] === WORD_LOWER[text.charCodeAt(start + k)]) k++;
+      while (k < length && chars[from + k] === TOKEN_LOWER[text.charCodeAt(start + k)]) k++;
       if (k === length) return entry - 1;
     }
     const id = this.#add(hash, at, limit, length);
     const chars = this.#chars;
     let to = this.#starts[id];
-    for (let i = start; i < end; i++) chars[to++] = WORD_LOWER[text.charCodeAt(i)];
+    for (let i = start; i < end; i++) chars[to++] = TOKEN_LOWER[text.charCodeAt(i)];
     return id;
   }
 

@@ -8,6 +8,17 @@
  * @module
  */
 
+/**
+ * Receives a plain token as `text[start, end)`: ASCII letters and digits and Latin-1 letters only, to be read
+ * lowercased as {@linkcode TOKEN_LOWER} says, with `hash`, the 32-bit FNV-1a hash of its lowercased UTF-16 codes (so an
+ * interning table need not read it twice).
+ */
+export type PlainSink = (text: string, start: number, end: number, hash: number) => void;
+
+/** FNV-1a's offset basis and prime, as {@linkcode PlainSink} hashes. */
+export const FNV_OFFSET = 0x811c9dc5;
+export const FNV_PRIME = 0x01000193;
+
 /** What a character is, by ASCII code: 0 part of a word, 1 whitespace, 2 a word of its own. */
 const ASCII_KIND = new Uint8Array(128);
 for (const code of [9, 10, 11, 12, 13, 32]) ASCII_KIND[code] = 1;
@@ -26,6 +37,10 @@ for (let code = 97; code <= 122; code++) WORD_LOWER[code] = ASCII_WORD_LOWER[cod
 for (let code = 0xc0; code <= 0xff; code++) {
   if (code !== 0xd7 && code !== 0xf7) WORD_LOWER[code] = code <= 0xde && code !== 0xdf ? code + 32 : code;
 }
+
+/** {@linkcode WORD_LOWER} with the ASCII digits (their own lower case): how a {@linkcode PlainSink}'s range reads. */
+export const TOKEN_LOWER: Uint16Array = WORD_LOWER.slice();
+for (let code = 48; code <= 57; code++) TOKEN_LOWER[code] = code;
 
 /** What the character with UTF-16 code `code` is: 0 part of a word, 1 whitespace, 2 a word of its own. */
 export function charKind(code: number): number {

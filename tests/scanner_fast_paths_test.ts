@@ -197,6 +197,7 @@ Deno.test("scanText() reads bare numbers and compound words on the fast paths ex
         scanSwitches.compoundWords =
         scanSwitches.latinWords =
         scanSwitches.ibanJoins =
+        scanSwitches.links =
           false;
       try {
         assert.deepEqual(fast, read(text), JSON.stringify(text));
@@ -205,6 +206,7 @@ Deno.test("scanText() reads bare numbers and compound words on the fast paths ex
           scanSwitches.compoundWords =
           scanSwitches.latinWords =
           scanSwitches.ibanJoins =
+          scanSwitches.links =
             true;
       }
     }),

@@ -8,7 +8,8 @@
 /**
  * Whether bare numbers and compound words take their fast paths (see `fast_paths.ts`), whether words of Latin-1
  * letters take the plain-word path (see `WORD_LOWER`), whether grouped IBANs are checked in one pass, and whether a
- * word that is one link (see `scanLinkWord`) is read on its own.
+ * word that is one link (see `scanLinkWord`) and an international phone number in groups (see `scanPhoneJoin`) are
+ * read where they stand.
  */
 export const scanSwitches = {
   bareNumbers: true,
@@ -16,4 +17,5 @@ export const scanSwitches = {
   latinWords: true,
   ibanJoins: true,
   links: true,
+  phoneJoins: true,
 };

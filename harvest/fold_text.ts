@@ -45,6 +45,10 @@ export function foldText(text: string): string {
  */
 export function joinSpacedAt(text: string): string {
   let at = text.indexOf("@");
+  // Most addresses are written without spaces: the text is kept as it is (not rebuilt piece by piece).
+  while (at >= 0 && !isInlineSpace(text.charCodeAt(at - 1)) && !isInlineSpace(text.charCodeAt(at + 1))) {
+    at = text.indexOf("@", at + 1);
+  }
   if (at < 0) return text;
   let joined = "";
   let done = 0;

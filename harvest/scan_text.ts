@@ -27,6 +27,7 @@ import {
 } from "./word_window.ts";
 import { isQuickCloser, scanBareNumber, scanCompoundWord } from "./fast_paths.ts";
 import { scanSwitches } from "./_scan_switches.ts";
+import { scanPhoneJoin } from "./phone_join.ts";
 import { foldText, joinSpacedAt } from "./fold_text.ts";
 import { decodeCharacterReferences } from "./character_references.ts";
 
@@ -95,6 +96,13 @@ export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void
     ) {
       i = end;
       continue;
+    }
+    if (scanSwitches.phoneJoins && folded.charCodeAt(start) === 43) {
+      const joined = scanPhoneJoin(folded, start, end, sink);
+      if (joined >= 0) {
+        i = joined;
+        continue;
+      }
     }
     window.reset(folded, start, end);
     i = window.end(scanFirst(window, sink));

@@ -138,6 +138,33 @@ Deno.test("scanText() with its fast paths and plain tokens in place gives the fu
   );
 });
 
+Deno.test("scanText() joins an international phone number in groups exactly as the full grammar does", () => {
+  // Mostly groups the join takes (one to five digits, a `-` or `.` inside), with the near misses mixed in.
+  const group = fc.oneof(
+    { weight: 4, arbitrary: fc.stringMatching(/^\d{1,5}$/) },
+    { weight: 3, arbitrary: fc.stringMatching(/^\d{1,2}$/) },
+    { weight: 2, arbitrary: fc.stringMatching(/^\d{1,5}[-.]\d{1,5}$/) },
+    {
+      weight: 1,
+      arbitrary: fc.stringMatching(/^(?:\d{6,7}|\d{1,3}\)(?:[-.]\d{1,2})?|\(\d{1,3}\)|\d-|[a-z]\d|\d[-.]{2}\d)$/),
+    },
+  );
+  const glue = fc.constantFrom(" ", " ", " ", " ", "  ", "\t", "\n", "", ";", ". ", ", ", ")", ") ", "’ ");
+  const lead = fc.constantFrom("+", "+", "+", "+", "+ ", "++", "(+", "+(", "+1-", "+4.");
+  const phone = fc.tuple(lead, fc.array(fc.tuple(group, glue), { maxLength: 9 }))
+    .map(([head, parts]) => head + parts.map(([part, mark]) => part + mark).join(""));
+  // The edges: 6 and 7 groups, 6, 7, 15 and 16 digits.
+  const edges = ["+1 2 3 4 5 6 7 8 9", "+1 555 010", "+1 555 01", "+12 345 678 901 234 5", "+12 345 678 901 234 56"];
+  for (const text of edges) assert.deepEqual(scanned(text, true), fullGrammar(() => scanned(text, false)), text);
+  fc.assert(
+    fc.property(phone, fc.constantFrom("", " now", " USD", " 4111", "<b>"), (written, tail) => {
+      const text = `call ${written}${tail}`;
+      assert.deepEqual(scanned(text, true), fullGrammar(() => scanned(text, false)), JSON.stringify(text));
+    }),
+    { numRuns: 6000 },
+  );
+});
+
 Deno.test("EvidenceIndex answers the same with the scanner's fast paths as with the full grammar", () => {
   fc.assert(
     fc.property(

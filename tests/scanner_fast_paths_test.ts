@@ -198,6 +198,7 @@ Deno.test("scanText() reads bare numbers and compound words on the fast paths ex
         scanSwitches.latinWords =
         scanSwitches.ibanJoins =
         scanSwitches.links =
+        scanSwitches.phoneJoins =
           false;
       try {
         assert.deepEqual(fast, read(text), JSON.stringify(text));
@@ -207,6 +208,7 @@ Deno.test("scanText() reads bare numbers and compound words on the fast paths ex
           scanSwitches.latinWords =
           scanSwitches.ibanJoins =
           scanSwitches.links =
+          scanSwitches.phoneJoins =
             true;
       }
     }),

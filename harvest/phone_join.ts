@@ -61,17 +61,21 @@ export function scanPhoneJoin(text: string, start: number, end: number, sink: To
   let n = groups;
   while (n > 0 && (digitCounts[n - 1] < 7 || digitCounts[n - 1] > 15)) n--;
   if (n === 0) return -1;
-  let raw = text.slice(start, end);
-  let number = "tel:";
-  for (let k = start; k < end; k++) if (text.charCodeAt(k) !== 45 && text.charCodeAt(k) !== 46) number += text[k];
+  // The text is the words joined by single spaces (most often what was written: one slice), the number its digits.
+  let raw: string | undefined;
+  let number = `tel:+${digitsOf(text, start + 1, end)}`;
   let from = end;
   for (let g = 0; g < n; g++) {
+    const gap = from;
     while (charKind(text.charCodeAt(from)) === 1) from++;
-    const core = text.slice(from, coreEnds[g]);
-    raw += ` ${core}`;
-    for (let k = 0; k < core.length; k++) if (isDigit(core.charCodeAt(k))) number += core[k];
+    if (raw === undefined && (from !== gap + 1 || text.charCodeAt(gap) !== 32)) {
+      raw = text.slice(start, g === 0 ? end : coreEnds[g - 1]);
+    }
+    if (raw !== undefined) raw += ` ${text.slice(from, coreEnds[g])}`;
+    number += digitsOf(text, from, coreEnds[g]);
     from = wordEnds[g];
   }
+  raw ??= text.slice(start, coreEnds[n - 1]);
   sink(number, raw);
   for (let k = coreEnds[n - 1]; k < wordEnds[n - 1]; k++) sink(text[k]);
   return wordEnds[n - 1];
@@ -104,6 +108,18 @@ function groupDigits(text: string, from: number, to: number): number {
     digits += k - run;
   }
   return bracket ? 0 : digits;
+}
+
+/** The digits of `text[start, end)`, which holds digits, `-`, `.` and `)` only. */
+function digitsOf(text: string, start: number, end: number): string {
+  let digits = "";
+  let done = start;
+  for (let k = start; k < end; k++) {
+    if (isDigit(text.charCodeAt(k))) continue;
+    digits += text.slice(done, k);
+    done = k + 1;
+  }
+  return done === start ? text.slice(start, end) : digits + text.slice(done, end);
 }
 
 function isDigit(code: number): boolean {

@@ -122,8 +122,12 @@ export function scanLinkWord(text: string, start: number, schemeEnd: number, end
 }
 
 function urlToken(scheme: string, rest: string): string | undefined {
-  let authorityEnd = rest.search(/[/?#\\]/);
-  if (authorityEnd < 0) authorityEnd = rest.length;
+  // The authority ends at the first `/`, `?`, `#` or `\\`.
+  let authorityEnd = 0;
+  for (; authorityEnd < rest.length; authorityEnd++) {
+    const code = rest.charCodeAt(authorityEnd);
+    if (code === 47 || code === 63 || code === 35 || code === 92) break;
+  }
   const authority = rest.slice(0, authorityEnd);
   const at = authority.lastIndexOf("@");
   const userinfo = at >= 0 ? authority.slice(0, at + 1) : "";

@@ -48,13 +48,21 @@ export function readUrlHost(hostPort: string): UrlHost | undefined {
   const colon = hostPort.lastIndexOf(":");
   let host = hostPort;
   let port = "";
-  if (colon >= 0 && /^\d*$/.test(hostPort.slice(colon + 1))) {
-    [host, port] = [hostPort.slice(0, colon), hostPort.slice(colon + 1)];
+  if (colon >= 0 && isDigitsFrom(hostPort, colon + 1)) {
+    host = hostPort.slice(0, colon);
+    port = hostPort.slice(colon + 1);
   }
-  const decoded = percentDecode(host).replace(/\.$/, "");
+  const unescaped = percentDecode(host);
+  const decoded = unescaped.endsWith(".") ? unescaped.slice(0, -1) : unescaped;
   const canonical = canonicalHost(decoded, true);
   if (canonical) return { host: canonical, port };
   return LOOSE_HOST.test(decoded) ? { host: decoded.toLowerCase(), port } : undefined;
+}
+
+/** Whether `text` from `start` on is ASCII digits only (or nothing). */
+function isDigitsFrom(text: string, start: number): boolean {
+  for (let k = start; k < text.length; k++) if (((text.charCodeAt(k) - 48) >>> 0) > 9) return false;
+  return true;
 }
 
 /**

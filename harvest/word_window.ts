@@ -15,8 +15,11 @@
  */
 export type PlainSink = (text: string, start: number, end: number, hash: number) => void;
 
-/** FNV-1a's offset basis and prime, as {@linkcode PlainSink} hashes. */
-export const FNV_OFFSET = 0x811c9dc5;
+/**
+ * FNV-1a's offset basis and prime, as {@linkcode PlainSink} hashes. The basis is kept as a signed 32-bit integer (the
+ * same bits), so a hash is a small integer from its first step and never a floating-point number.
+ */
+export const FNV_OFFSET = 0x811c9dc5 | 0;
 export const FNV_PRIME = 0x01000193;
 
 /** What a character is, by ASCII code: 0 part of a word, 1 whitespace, 2 a word of its own. */

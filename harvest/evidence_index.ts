@@ -338,8 +338,15 @@ function pushToken(token: string): void {
   writingStream.push(writingTable.intern(token, TokenStream.MAX_TOKENS));
 }
 
-function pushPlain(folded: string, start: number, end: number, hash: number): void {
-  writingStream.push(writingTable.internPlainWord(folded, start, end, hash, TokenStream.MAX_TOKENS));
+function pushPlain(folded: string, start: number, end: number, hash: number, number?: boolean): void {
+  writingStream.push(plainId(folded, start, end, hash, number));
+}
+
+/** The id of a plain token the scanner read in place (see `PlainSink`). */
+function plainId(folded: string, start: number, end: number, hash: number, number?: boolean): number {
+  return number
+    ? writingTable.internNumber(folded, start, end, hash, TokenStream.MAX_TOKENS)
+    : writingTable.internPlainWord(folded, start, end, hash, TokenStream.MAX_TOKENS);
 }
 
 /** The token ids of the field value being scanned (see `addFields`): a scratch list, at most this long when idle. */
@@ -351,8 +358,8 @@ function collectToken(token: string): void {
   collectId(writingTable.intern(token, TokenStream.MAX_TOKENS));
 }
 
-function collectPlain(folded: string, start: number, end: number, hash: number): void {
-  collectId(writingTable.internPlainWord(folded, start, end, hash, TokenStream.MAX_TOKENS));
+function collectPlain(folded: string, start: number, end: number, hash: number, number?: boolean): void {
+  collectId(plainId(folded, start, end, hash, number));
 }
 
 function collectId(id: number): void {

@@ -20,19 +20,26 @@
  */
 import { bareNumberToken } from "./entity_grammar.ts";
 import type { TokenSink } from "./scan_links.ts";
-import { charKind, FNV_OFFSET, FNV_PRIME, type PlainSink } from "./word_window.ts";
+import { charKind, FNV_OFFSET, FNV_PRIME, NUM_HASH, type PlainSink } from "./word_window.ts";
 
 /** Numbers this long or longer may be cards: the full grammar reads them. */
 const CARD_MIN_DIGITS = 13;
 
 /**
  * Scan the word `text[start, end)` if it is a bare number that joins nothing; returns whether it did. The word
- * must be a whole word of folded text (from a word start to whitespace, a markup character or the end).
+ * must be a whole word of folded text (from a word start to whitespace, a markup character or the end). A whole
+ * number (its token is `num:` and its digits, as `bareNumberToken` gives) goes to `plain` where it stands.
  */
-export function scanBareNumber(text: string, start: number, end: number, sink: TokenSink): boolean {
+export function scanBareNumber(text: string, start: number, end: number, sink: TokenSink, plain: PlainSink): boolean {
   let i = start;
-  while (i < end && isDigit(text.charCodeAt(i))) i++;
+  let hash = NUM_HASH;
+  for (; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (!isDigit(code)) break;
+    hash = Math.imul(hash ^ code, FNV_PRIME);
+  }
   if (i === start) return false;
+  const whole = i;
   const mark = text.charCodeAt(i);
   if (i + 1 < end && (mark === 46 || mark === 44) && isDigit(text.charCodeAt(i + 1))) {
     i += 2;
@@ -43,8 +50,11 @@ export function scanBareNumber(text: string, start: number, end: number, sink: T
   while (i < end && isQuickCloser(text.charCodeAt(i))) i++;
   if (i !== end) return false;
   if (coreEnd === end && !nextWordCannotJoin(text, end)) return false;
-  const core = text.slice(start, coreEnd);
-  sink(bareNumberToken(core), core);
+  if (coreEnd === whole) plain(text, start, coreEnd, hash, true);
+  else {
+    const core = text.slice(start, coreEnd);
+    sink(bareNumberToken(core), core);
+  }
   for (let j = coreEnd; j < end; j++) sink(text[j]);
   return true;
 }

@@ -11,7 +11,7 @@
  * @module
  */
 import type { TokenSink } from "./scan_links.ts";
-import { balanced, CLOSERS } from "./scan_links.ts";
+import { balanced, isCloser } from "./scan_links.ts";
 import { charKind, wordEnd } from "./word_window.ts";
 
 /** How many groups may follow the first word, as the full grammar joins them. */
@@ -44,7 +44,7 @@ export function scanPhoneJoin(text: string, start: number, end: number, sink: To
     if (from >= text.length || !isDigit(text.charCodeAt(from))) break;
     const wordStop = wordEnd(text, from);
     let coreEnd = wordStop;
-    while (coreEnd > from && CLOSERS.has(text[coreEnd - 1])) {
+    while (coreEnd > from && isCloser(text.charCodeAt(coreEnd - 1))) {
       if (text.charCodeAt(coreEnd - 1) === 41 && balanced(text, from, coreEnd)) break;
       coreEnd--;
     }

@@ -26,7 +26,13 @@ const NOT_TLDS = new Set(
 const DEFAULT_PORTS: Readonly<Record<string, string>> = { http: "80", https: "443", ftp: "21", ws: "80", wss: "443" };
 const SENTENCE_START = /^\p{Lu}\p{Ll}{2,}$/u;
 const TOKEN = /[\p{L}\p{M}\p{N}]+|[^\s\p{L}\p{M}\p{N}]/gu;
-export const CLOSERS = new Set([...")'’”»›.,;:!?*"]);
+/** Whether `code` is one of `)'’”»›.,;:!?*`, the marks that may close a word (a bracket, a quote, sentence marks). */
+export function isCloser(code: number): boolean {
+  return code < 128
+    ? code === 41 || code === 39 || code === 46 || code === 44 || code === 59 || code === 58 || code === 33 ||
+      code === 63 || code === 42
+    : code === 0x2019 || code === 0x201d || code === 0xbb || code === 0x203a;
+}
 
 /** Whether `word[start, end)` has at least as many `(` as `)`, so a final `)` belongs to it. */
 export function balanced(word: string, start: number, end: number): boolean {
@@ -85,7 +91,9 @@ export function scanLinks(core: string, sink: TokenSink): void {
     const end = n + 1 < starts.length ? starts[n + 1].start : core.length;
     scanAddresses(core.slice(done, start), sink);
     let last = end;
-    while (last > body && CLOSERS.has(core[last - 1]) && !(core[last - 1] === ")" && balanced(core, body, last))) {
+    while (
+      last > body && isCloser(core.charCodeAt(last - 1)) && !(core[last - 1] === ")" && balanced(core, body, last))
+    ) {
       last--;
     }
     const token = urlToken(core.slice(start, body - 3).toLowerCase(), core.slice(body, last));
@@ -109,7 +117,7 @@ export function scanLinkWord(text: string, start: number, schemeEnd: number, end
   if (again >= 0 && again < end) return false;
   for (let k = start; k < schemeEnd; k++) if (((text.charCodeAt(k) | 32) - 97) >>> 0 > 25) return false;
   let last = end;
-  while (last > start && CLOSERS.has(text[last - 1])) {
+  while (last > start && isCloser(text.charCodeAt(last - 1))) {
     // The scheme holds no bracket, so the word's brackets balance as the link's do.
     if (text.charCodeAt(last - 1) === 41 && balanced(text, start, last)) break;
     last--;

@@ -14,7 +14,7 @@
  * @module
  */
 import { amountTokens, cardToken, currencyOf, ibanStep, ibanToken, phoneToken } from "./entity_grammar.ts";
-import { balanced, CLOSERS, isWordChar, plainTokens, scanLinks, scanLinkWord, type TokenSink } from "./scan_links.ts";
+import { balanced, isCloser, isWordChar, plainTokens, scanLinks, scanLinkWord, type TokenSink } from "./scan_links.ts";
 import {
   ASCII_WORD_LOWER,
   charKind,
@@ -49,7 +49,11 @@ const PHONE_PART = /^\(?\d{1,5}\)?(?:[-.]\d{1,5})*$/;
  */
 export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void {
   const folded = joinSpacedAt(renderedText(text));
-  const emit = plain ?? ((from: string, start: number, end: number) => sink(from.slice(start, end).toLowerCase()));
+  const emit = plain ?? ((from: string, start: number, end: number, _hash: number, number?: boolean) => {
+    const token = from.slice(start, end);
+    if (number) sink(`num:${token}`, token);
+    else sink(token.toLowerCase());
+  });
   const window = SPARE_WINDOWS.pop() ?? new WordWindow();
   const lowerOf = scanSwitches.latinWords ? WORD_LOWER : ASCII_WORD_LOWER;
   const length = folded.length;
@@ -91,7 +95,7 @@ export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void
     if (
       (scanSwitches.links && letters > start && folded.startsWith("://", letters) &&
         scanLinkWord(folded, start, letters, end, sink)) ||
-      (scanSwitches.bareNumbers && scanBareNumber(folded, start, end, sink)) ||
+      (scanSwitches.bareNumbers && scanBareNumber(folded, start, end, sink, emit)) ||
       (scanSwitches.compoundWords && scanCompoundWord(folded, start, end, sink, emit))
     ) {
       i = end;
@@ -373,7 +377,7 @@ function strip(word: string, keepOpeners = false): { core: string; before: strin
   let start = 0;
   let end = word.length;
   while (start < end && keepOpeners === false && OPENERS.has(word[start])) start++;
-  while (end > start && CLOSERS.has(word[end - 1])) {
+  while (end > start && isCloser(word.charCodeAt(end - 1))) {
     if (word[end - 1] === ")" && balanced(word, start, end)) break;
     end--;
   }

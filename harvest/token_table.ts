@@ -15,7 +15,7 @@
  * @module
  */
 
-import { FNV_OFFSET, FNV_PRIME, TOKEN_LOWER } from "./word_window.ts";
+import { FNV_OFFSET, FNV_PRIME, NUM_HASH, TOKEN_LOWER } from "./word_window.ts";
 import { type GrowableArray, growArray, releaseArray } from "./grow_array.ts";
 
 /**
@@ -47,8 +47,6 @@ export class TokenTable {
   #hashes = new Int32Array(256);
   /** id + 1 per slot; 0 is an empty slot. Always at most half full. */
   #slots = new Int32Array(512);
-  /** Scratch room for the digits of a whole number (see `internInteger`). */
-  readonly #digits = new Uint16Array(16);
   /** id + 1 of each one-character ASCII token interned so far (punctuation recurs everywhere), 0 when none. */
   #ascii = new Int32Array(128);
 
@@ -125,23 +123,24 @@ export class TokenTable {
 
   /**
    * The id of `num:N` for a whole number `value` from 0 to 2^31 - 1, interning it when it is new: the same id as
-   * `intern("num:" + value)`, without making that string.
+   * `intern("num:" + value)`.
    */
   internInteger(value: number, limit: number): number {
-    // The digits, written backwards from the end of the scratch room, after the hash of "num:".
-    const codes = this.#digits;
-    let first = codes.length;
-    let rest = value | 0;
-    do {
-      const next = (rest / 10) | 0;
-      codes[--first] = 48 + rest - next * 10;
-      rest = next;
-    } while (rest > 0);
-    const length = 4 + codes.length - first;
-    let hash = NUM_PREFIX_HASH;
-    for (let i = first; i < codes.length; i++) hash = Math.imul(hash ^ codes[i], FNV_PRIME);
+    const digits = String(value | 0);
+    let hash = NUM_HASH;
+    for (let i = 0; i < digits.length; i++) hash = Math.imul(hash ^ digits.charCodeAt(i), FNV_PRIME);
+    return this.internNumber(digits, 0, digits.length, hash, limit);
+  }
+
+  /**
+   * The id of `num:` followed by `text[start, end)`, interning it when it is new: the same id as
+   * `intern("num:" + text.slice(start, end))`. The range must be ASCII digits, and `hash` the FNV-1a hash of the whole
+   * token, `num:` included, as the scanner gives it (see `PlainSink`).
+   */
+  internNumber(text: string, start: number, end: number, hash: number, limit: number): number {
     hash |= 0;
     const mask = this.#slots.length - 1;
+    const length = 4 + end - start;
     let at = hash & mask;
     for (;; at = (at + 1) & mask) {
       const entry = this.#slots[at];
@@ -153,13 +152,15 @@ export class TokenTable {
       let k = 0;
       while (k < 4 && chars[from + k] === NUM_PREFIX[k]) k++;
       if (k < 4) continue;
-      while (k < length && chars[from + k] === codes[first + k - 4]) k++;
+      while (k < length && chars[from + k] === text.charCodeAt(start + k - 4)) k++;
       if (k === length) return entry - 1;
     }
     const id = this.#add(hash, at, limit, length);
-    const to = this.#starts[id];
-    this.#chars.set(NUM_PREFIX, to);
-    this.#chars.set(codes.subarray(first), to + 4);
+    const chars = this.#chars;
+    let to = this.#starts[id];
+    chars.set(NUM_PREFIX, to);
+    to += 4;
+    for (let i = start; i < end; i++) chars[to++] = text.charCodeAt(i);
     return id;
   }
 
@@ -212,9 +213,8 @@ export class TokenTable {
   }
 }
 
-/** The codes of `num:` and the FNV-1a state after them. */
+/** The codes of `num:`. */
 const NUM_PREFIX = Uint16Array.from("num:", (char) => char.charCodeAt(0));
-const NUM_PREFIX_HASH = NUM_PREFIX.reduce((hash, code) => Math.imul(hash ^ code, FNV_PRIME), FNV_OFFSET);
 
 /** FNV-1a over the UTF-16 codes of `token`, as a signed 32-bit integer. */
 function hashOf(token: string): number {

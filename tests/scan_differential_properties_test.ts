@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { scanText } from "../harvest/scan_text.ts";
+import { isCloser } from "../harvest/scan_links.ts";
 import { scanSwitches } from "../harvest/_scan_switches.ts";
 import { EvidenceIndex, extractEntities, tokenize } from "../harvest/mod.ts";
 
@@ -105,12 +106,14 @@ function scanned(text: string, inPlace: boolean): string[] {
     scanText(text, sink);
     return out;
   }
-  scanText(text, sink, (from, start, end, hash) => {
-    const token = from.slice(start, end).toLowerCase();
+  scanText(text, sink, (from, start, end, hash, number) => {
+    // A number read in place is `num:` and its digits, which are its text.
+    const written = from.slice(start, end);
+    const token = number ? `num:${written}` : written.toLowerCase();
     let expected = 0x811c9dc5;
     for (let i = 0; i < token.length; i++) expected = Math.imul(expected ^ token.charCodeAt(i), 0x01000193);
     assert.equal(hash | 0, expected | 0, `the hash of ${token}`);
-    out.push(token);
+    out.push(number ? `${token} <- ${written}` : token);
   });
   return out;
 }
@@ -189,4 +192,10 @@ Deno.test("EvidenceIndex answers the same with the scanner's fast paths as with 
     ),
     { numRuns: 400 },
   );
+});
+
+Deno.test("isCloser() takes exactly the closing marks )'’”»›.,;:!?*", () => {
+  for (let code = 0; code <= 0xffff; code++) {
+    assert.equal(isCloser(code), ")'’”»›.,;:!?*".includes(String.fromCharCode(code)), `U+${code.toString(16)}`);
+  }
 });

@@ -11,6 +11,7 @@
  */
 import { ownCopy } from "./own_copy.ts";
 import { toAsciiHost } from "./punycode.ts";
+import { isDigits } from "./word_window.ts";
 
 /** Currency symbols and the ISO code each stands for. */
 const SYMBOLS: Readonly<Record<string, string>> = {
@@ -61,14 +62,6 @@ export function currencyOf(word: string): string | undefined {
  * `["num:-5"]` for `−5`; `undefined` when the core is not a number.
  */
 export function amountTokens(core: string): readonly string[] | undefined {
-  // The scanner asks twice for the same core (as the start of `1,000 USD`, then on its own): answer from the last.
-  if (core !== lastAmount.core) lastAmount = { core: ownCopy(core), tokens: readAmount(core) };
-  return lastAmount.tokens;
-}
-
-let lastAmount: { core: string; tokens: readonly string[] | undefined } = { core: "", tokens: undefined };
-
-function readAmount(core: string): string[] | undefined {
   // Most numbers are digits with at most one decimal mark: what AMOUNT reads as a bare body, without the expression.
   if (isSimpleNumber(core)) return [`num:${canonicalNumber(core, false)}`];
   const match = AMOUNT.exec(core);
@@ -92,15 +85,6 @@ export function bareNumberToken(core: string): string {
   return `num:${canonicalNumber(core, false)}`;
 }
 
-/** Whether `text` is one or more ASCII digits (`/^\d+$/`). */
-function isAllDigits(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 48 || code > 57) return false;
-  }
-  return text.length > 0;
-}
-
 /** Whether `core` is ASCII digits, or digits, one `.` or `,` and digits: `\d+(?:[.,]\d+)?`. */
 function isSimpleNumber(core: string): boolean {
   let mark = -1;
@@ -118,7 +102,7 @@ function isSimpleNumber(core: string): boolean {
  * ambiguous `1.500` (a thousand and a half in Germany, one and a half elsewhere) stays `1.500`.
  */
 function canonicalNumber(body: string, negative: boolean): string {
-  if (isAllDigits(body)) return negative && /[1-9]/.test(body) ? `-${body}` : body;
+  if (body && isDigits(body, 0, body.length)) return negative && /[1-9]/.test(body) ? `-${body}` : body;
   let whole: string;
   let fraction = "";
   const lastDot = body.lastIndexOf(".");
@@ -174,7 +158,7 @@ export function ibanToken(compact: string): string | undefined {
  * number read so far, `a` to `z` read as 10 to 35. An IBAN is valid when its remainder, read from the fifth character
  * to the end and then the first four, is 1.
  */
-export function ibanStep(remainder: number, code: number): number {
+function ibanStep(remainder: number, code: number): number {
   const value = code <= 57 ? code - 48 : code - 87;
   return value > 9 ? (remainder * 100 + value) % 97 : (remainder * 10 + value) % 97;
 }

@@ -339,14 +339,7 @@ function pushToken(token: string): void {
 }
 
 function pushPlain(folded: string, start: number, end: number, hash: number, number?: boolean): void {
-  writingStream.push(plainId(folded, start, end, hash, number));
-}
-
-/** The id of a plain token the scanner read in place (see `PlainSink`). */
-function plainId(folded: string, start: number, end: number, hash: number, number?: boolean): number {
-  return number
-    ? writingTable.internNumber(folded, start, end, hash, TokenStream.MAX_TOKENS)
-    : writingTable.internPlainWord(folded, start, end, hash, TokenStream.MAX_TOKENS);
+  writingStream.push(writingTable.internPlainWord(folded, start, end, hash, TokenStream.MAX_TOKENS, number));
 }
 
 /** The token ids of the field value being scanned (see `addFields`): a scratch list, at most this long when idle. */
@@ -359,7 +352,7 @@ function collectToken(token: string): void {
 }
 
 function collectPlain(folded: string, start: number, end: number, hash: number, number?: boolean): void {
-  collectId(plainId(folded, start, end, hash, number));
+  collectId(writingTable.internPlainWord(folded, start, end, hash, TokenStream.MAX_TOKENS, number));
 }
 
 function collectId(id: number): void {

@@ -19,8 +19,29 @@
  * @module
  */
 import { bareNumberToken } from "./entity_grammar.ts";
-import type { TokenSink } from "./scan_links.ts";
-import { charKind, FNV_OFFSET, FNV_PRIME, NUM_HASH, type PlainSink } from "./word_window.ts";
+import { scanLinkWord, type TokenSink } from "./scan_links.ts";
+import { scanPhoneJoin } from "./phone_join.ts";
+import { charKind, FNV_OFFSET, FNV_PRIME, isDigit, NUM_HASH, type PlainSink } from "./word_window.ts";
+
+/**
+ * Scan the word `text[start, end)`, whose first `letters - start` characters are letters, on the fast path that
+ * applies to it, if any (a link, a bare number, a compound word, a phone number in groups); returns where the words it
+ * read end, or -1 when the full grammar must read it.
+ */
+export function scanFastWord(
+  text: string,
+  start: number,
+  letters: number,
+  end: number,
+  sink: TokenSink,
+  plain: PlainSink,
+): number {
+  if (text.charCodeAt(start) === 43) return scanPhoneJoin(text, start, end, sink);
+  return (letters > start && text.startsWith("://", letters) && scanLinkWord(text, start, letters, end, sink)) ||
+      scanBareNumber(text, start, end, sink, plain) || scanCompoundWord(text, start, end, sink, plain)
+    ? end
+    : -1;
+}
 
 /** Numbers this long or longer may be cards: the full grammar reads them. */
 const CARD_MIN_DIGITS = 13;
@@ -30,7 +51,7 @@ const CARD_MIN_DIGITS = 13;
  * must be a whole word of folded text (from a word start to whitespace, a markup character or the end). A whole
  * number (its token is `num:` and its digits, as `bareNumberToken` gives) goes to `plain` where it stands.
  */
-export function scanBareNumber(text: string, start: number, end: number, sink: TokenSink, plain: PlainSink): boolean {
+function scanBareNumber(text: string, start: number, end: number, sink: TokenSink, plain: PlainSink): boolean {
   let i = start;
   let hash = NUM_HASH;
   for (; i < end; i++) {
@@ -64,7 +85,7 @@ export function scanBareNumber(text: string, start: number, end: number, sink: T
  * than its first (or led by `#`), followed by nothing but sentence marks; returns whether it did. Its runs of letters
  * and digits go to `plain`, the rest to `sink`.
  */
-export function scanCompoundWord(
+function scanCompoundWord(
   text: string,
   start: number,
   end: number,
@@ -133,10 +154,6 @@ function nextWordCannotJoin(text: string, from: number): boolean {
   if (next === text.length) return true;
   const code = text.charCodeAt(next);
   return code >= 97 && code <= 122;
-}
-
-function isDigit(code: number): boolean {
-  return code >= 48 && code <= 57;
 }
 
 /** One of `.,;:!?)`, the marks that may follow a plain word or a bare number, by code. */

@@ -26,12 +26,11 @@ const NOT_TLDS = new Set(
 const DEFAULT_PORTS: Readonly<Record<string, string>> = { http: "80", https: "443", ftp: "21", ws: "80", wss: "443" };
 const SENTENCE_START = /^\p{Lu}\p{Ll}{2,}$/u;
 const TOKEN = /[\p{L}\p{M}\p{N}]+|[^\s\p{L}\p{M}\p{N}]/gu;
+const CLOSERS = new Set([...")'’”»›.,;:!?*"].map((char) => char.charCodeAt(0)));
+
 /** Whether `code` is one of `)'’”»›.,;:!?*`, the marks that may close a word (a bracket, a quote, sentence marks). */
 export function isCloser(code: number): boolean {
-  return code < 128
-    ? code === 41 || code === 39 || code === 46 || code === 44 || code === 59 || code === 58 || code === 33 ||
-      code === 63 || code === 42
-    : code === 0x2019 || code === 0x201d || code === 0xbb || code === 0x203a;
+  return CLOSERS.has(code);
 }
 
 /** Whether `word[start, end)` has at least as many `(` as `)`, so a final `)` belongs to it. */
@@ -90,16 +89,7 @@ export function scanLinks(core: string, sink: TokenSink): void {
   starts.forEach(({ start, body }, n) => {
     const end = n + 1 < starts.length ? starts[n + 1].start : core.length;
     scanAddresses(core.slice(done, start), sink);
-    let last = end;
-    while (
-      last > body && isCloser(core.charCodeAt(last - 1)) && !(core[last - 1] === ")" && balanced(core, body, last))
-    ) {
-      last--;
-    }
-    const token = urlToken(core.slice(start, body - 3).toLowerCase(), core.slice(body, last));
-    if (token) sink(token, core.slice(start, last));
-    else plainTokens(core.slice(start, last).toLowerCase(), sink);
-    plainTokens(core.slice(last, end), sink);
+    scanLink(core, start, body, end, sink);
     done = end;
   });
   scanAddresses(core.slice(done), sink);
@@ -109,33 +99,38 @@ export function scanLinks(core: string, sink: TokenSink): void {
  * Scan the word `text[start, end)` if it is one link and its closing marks: ASCII letters (the scheme, from
  * `start` to `schemeEnd`), `://`, and no other `://`; returns whether it did. That is what the full grammar reads
  * such a word as: no opener, no area code, no joined form and no typed value can start with a letter followed by
- * `://`, so it strips the word's closing marks and reads the rest as one link.
+ * `://`, so it reads the word as one link and its closing marks (the scheme holds no bracket, so the word's brackets
+ * balance as the link's do).
  */
 export function scanLinkWord(text: string, start: number, schemeEnd: number, end: number, sink: TokenSink): boolean {
   const body = schemeEnd + 3;
   const again = text.indexOf("://", body);
   if (again >= 0 && again < end) return false;
   for (let k = start; k < schemeEnd; k++) if (((text.charCodeAt(k) | 32) - 97) >>> 0 > 25) return false;
-  let last = end;
-  while (last > start && isCloser(text.charCodeAt(last - 1))) {
-    // The scheme holds no bracket, so the word's brackets balance as the link's do.
-    if (text.charCodeAt(last - 1) === 41 && balanced(text, start, last)) break;
-    last--;
-  }
-  const token = urlToken(text.slice(start, schemeEnd).toLowerCase(), text.slice(body, last));
-  if (token) sink(token, text.slice(start, last));
-  else plainTokens(text.slice(start, last).toLowerCase(), sink);
-  for (let k = last; k < end; k++) sink(text[k]);
+  scanLink(text, start, body, end, sink);
   return true;
 }
 
-function urlToken(scheme: string, rest: string): string | undefined {
-  // The authority ends at the first `/`, `?`, `#` or `\\`.
-  let authorityEnd = 0;
-  for (; authorityEnd < rest.length; authorityEnd++) {
-    const code = rest.charCodeAt(authorityEnd);
-    if (code === 47 || code === 63 || code === 35 || code === 92) break;
+/**
+ * The link `text[start, end)`, its scheme from `start` and what follows `://` from `body`: one token for the link
+ * without its closing marks, then the marks on their own.
+ */
+function scanLink(text: string, start: number, body: number, end: number, sink: TokenSink): void {
+  let last = end;
+  while (
+    last > body && isCloser(text.charCodeAt(last - 1)) && !(text[last - 1] === ")" && balanced(text, body, last))
+  ) {
+    last--;
   }
+  const token = urlToken(text.slice(start, body - 3).toLowerCase(), text.slice(body, last));
+  if (token) sink(token, text.slice(start, last));
+  else plainTokens(text.slice(start, last).toLowerCase(), sink);
+  plainTokens(text.slice(last, end), sink);
+}
+
+function urlToken(scheme: string, rest: string): string | undefined {
+  let authorityEnd = rest.search(/[/?#\\]/);
+  if (authorityEnd < 0) authorityEnd = rest.length;
   const authority = rest.slice(0, authorityEnd);
   const at = authority.lastIndexOf("@");
   const userinfo = at >= 0 ? authority.slice(0, at + 1) : "";

@@ -13,21 +13,20 @@
  *
  * @module
  */
-import { amountTokens, cardToken, currencyOf, ibanStep, ibanToken, phoneToken } from "./entity_grammar.ts";
-import { balanced, isCloser, isWordChar, plainTokens, scanLinks, scanLinkWord, type TokenSink } from "./scan_links.ts";
+import { amountTokens, cardToken, currencyOf, ibanToken, phoneToken } from "./entity_grammar.ts";
+import { balanced, isCloser, isWordChar, plainTokens, scanLinks, type TokenSink } from "./scan_links.ts";
 import {
-  ASCII_WORD_LOWER,
   charKind,
   FNV_OFFSET,
   FNV_PRIME,
+  isDigits,
   type PlainSink,
   WORD_LOWER,
   wordEnd,
   WordWindow,
 } from "./word_window.ts";
-import { isQuickCloser, scanBareNumber, scanCompoundWord } from "./fast_paths.ts";
+import { isQuickCloser, scanFastWord } from "./fast_paths.ts";
 import { scanSwitches } from "./_scan_switches.ts";
-import { scanPhoneJoin } from "./phone_join.ts";
 import { foldText, joinSpacedAt } from "./fold_text.ts";
 import { decodeCharacterReferences } from "./character_references.ts";
 
@@ -55,7 +54,9 @@ export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void
     else sink(token.toLowerCase());
   });
   const window = SPARE_WINDOWS.pop() ?? new WordWindow();
-  const lowerOf = scanSwitches.latinWords ? WORD_LOWER : ASCII_WORD_LOWER;
+  const fast = scanSwitches.fastPaths;
+  // Without the fast paths, only ASCII letters make a plain word here.
+  const lettersBelow = fast ? 256 : 128;
   const length = folded.length;
   let i = 0;
   while (i < length) {
@@ -73,7 +74,7 @@ export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void
     let hash = FNV_OFFSET;
     for (; i < length; i++) {
       const code = folded.charCodeAt(i);
-      const lower = code < 256 ? lowerOf[code] : 0;
+      const lower = code < lettersBelow ? WORD_LOWER[code] : 0;
       if (lower === 0) break;
       if (code < 97) upper++;
       hash = Math.imul(hash ^ lower, FNV_PRIME);
@@ -86,27 +87,10 @@ export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void
       for (let j = letters; j < end; j++) sink(folded[j]);
       continue;
     }
-    if (end === length && end - start < 8 && isDigits(folded, start, end)) {
-      // A short whole number that ends the text (a JSON number, an id) joins nothing: what typedTokens reads.
-      const digits = folded.slice(start, end);
-      sink(`num:${digits}`, digits);
-      break;
-    }
-    if (
-      (scanSwitches.links && letters > start && folded.startsWith("://", letters) &&
-        scanLinkWord(folded, start, letters, end, sink)) ||
-      (scanSwitches.bareNumbers && scanBareNumber(folded, start, end, sink, emit)) ||
-      (scanSwitches.compoundWords && scanCompoundWord(folded, start, end, sink, emit))
-    ) {
-      i = end;
+    const read = fast ? scanFastWord(folded, start, letters, end, sink, emit) : -1;
+    if (read >= 0) {
+      i = read;
       continue;
-    }
-    if (scanSwitches.phoneJoins && folded.charCodeAt(start) === 43) {
-      const joined = scanPhoneJoin(folded, start, end, sink);
-      if (joined >= 0) {
-        i = joined;
-        continue;
-      }
     }
     window.reset(folded, start, end);
     i = window.end(scanFirst(window, sink));
@@ -126,15 +110,6 @@ function renderedText(text: string): string {
   return decoded === folded ? folded : foldText(decoded);
 }
 
-/** Whether `text[start, end)` is ASCII digits only. */
-function isDigits(text: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 48 || code > 57) return false;
-  }
-  return true;
-}
-
 /** Windows to reuse, so that scanning a short text (a JSON leaf) allocates none; a sink that scans again takes another. */
 const SPARE_WINDOWS: WordWindow[] = [];
 
@@ -144,14 +119,21 @@ const SPARE_WINDOWS: WordWindow[] = [];
  */
 function scanFirst(words: WordWindow, sink: TokenSink): number {
   const word = words.at(0)!;
-  if (!startsWithAsciiNonLetter(word) && PLAIN_WORD.test(word)) {
-    const lower = word.toLowerCase();
-    const code = lower.length === 3 && word === word.toUpperCase() && currencyOf(lower);
-    if (code && joinCurrency(words, 0, lower, sink)) return 1;
-    sink(lower);
-    return 0;
-  }
-  return scanWord(words, 0, sink);
+  return isLetters(word) ? scanLetters(words, 0, word, true, sink) : scanWord(words, 0, sink);
+}
+
+/** Whether `text` is letters and marks only. */
+function isLetters(text: string): boolean {
+  return !startsWithAsciiNonLetter(text) && PLAIN_WORD.test(text);
+}
+
+/** Scan `words[i]`'s core of letters: a word, or a currency code that may join the amount after it when `open`. */
+function scanLetters(words: WordWindow, i: number, core: string, open: boolean, sink: TokenSink): number {
+  const lower = core.toLowerCase();
+  const code = open && lower.length === 3 && core === core.toUpperCase() && currencyOf(lower);
+  if (code && joinCurrency(words, i, lower, sink)) return 1;
+  sink(lower);
+  return 0;
 }
 
 /** Scan `words[i]`; returns how many following words it consumed. */
@@ -179,13 +161,7 @@ function scanWord(words: WordWindow, i: number, sink: TokenSink): number {
 }
 
 function scanCore(words: WordWindow, i: number, core: string, open: boolean, sink: TokenSink): number {
-  if (!startsWithAsciiNonLetter(core) && PLAIN_WORD.test(core)) {
-    const lower = core.toLowerCase();
-    const code = open && lower.length === 3 && core === core.toUpperCase() && currencyOf(lower);
-    if (code && joinCurrency(words, i, lower, sink)) return 1;
-    sink(lower);
-    return 0;
-  }
+  if (isLetters(core)) return scanLetters(words, i, core, open, sink);
   const lower = core.toLowerCase();
   if (open && words.at(i + 1) !== undefined) {
     const joined = joinForms(words, i, lower, sink);
@@ -243,9 +219,7 @@ function typedTokens(lower: string): readonly string[] | undefined {
 function joinForms(words: WordWindow, i: number, lower: string, sink: TokenSink): number {
   const raw = words.at(i)!;
   if (lower.length === 4 && IBAN_HEAD.test(lower)) {
-    const found = scanSwitches.ibanJoins
-      ? longestIbanJoin(words, i, lower)
-      : longestJoin(words, i, lower, 8, (part) => IBAN_GROUP.test(part), ibanToken, "");
+    const found = longestJoin(words, i, lower, 8, (part) => IBAN_GROUP.test(part), ibanToken, "");
     if (found) return emitJoined(found, sink);
   }
   if (lower.length === 4 && isDigits(lower, 0, 4)) {
@@ -263,12 +237,7 @@ function joinForms(words: WordWindow, i: number, lower: string, sink: TokenSink)
     const next = strip(words.at(i + 1)!);
     const written = next.core.length === 3 ? next.core === next.core.toUpperCase() : next.core.length === 1;
     const code = next.before === "" && written ? currencyOf(next.core.toLowerCase()) : undefined;
-    if (code) {
-      sink(`cur:${code}`, `${raw} ${next.core}`);
-      sink(amount[0], `${raw} ${next.core}`);
-      for (const char of next.after) sink(char);
-      return 1;
-    }
+    if (code) return emitAmount(code, amount[0], `${raw} ${next.core}`, next.after, sink);
   }
   return -1;
 }
@@ -280,11 +249,15 @@ function joinCurrency(words: WordWindow, i: number, lower: string, sink: TokenSi
   if (next.before !== "") return false;
   const amount = amountTokens(next.core.toLowerCase());
   if (!amount || amount.length !== 1) return false;
-  const raw = `${words.at(i)} ${next.core}`;
-  sink(`cur:${currencyOf(lower)}`, raw);
-  sink(amount[0], raw);
-  for (const char of next.after) sink(char);
-  return true;
+  return emitAmount(currencyOf(lower)!, amount[0], `${words.at(i)} ${next.core}`, next.after, sink) > 0;
+}
+
+/** A currency code and an amount written as `raw`, then the marks `after` them; returns the words it joined (1). */
+function emitAmount(code: string, amount: string, raw: string, after: string, sink: TokenSink): number {
+  sink(`cur:${code}`, raw);
+  sink(amount, raw);
+  for (const char of after) sink(char);
+  return 1;
 }
 
 interface Joined {
@@ -335,35 +308,6 @@ function followingParts(
     if (next.after !== "") break;
   }
   return parts;
-}
-
-/**
- * `longestJoin` for a grouped IBAN, in one pass: the check's remainder is carried from group to group and finished
- * with the four head characters for each length an IBAN may have (15 to 34), instead of joining and checking the
- * text again for every number of groups. Gives what `longestJoin` with `ibanToken` gives (a property test compares).
- */
-function longestIbanJoin(words: WordWindow, i: number, head: string): Joined | undefined {
-  const parts = followingParts(words, i, 8, (part) => IBAN_GROUP.test(part));
-  let remainder = 0;
-  let length = 4;
-  let longest = 0;
-  for (let n = 1; n <= parts.length; n++) {
-    const core = parts[n - 1].core;
-    for (let k = 0; k < core.length; k++) remainder = ibanStep(remainder, core.charCodeAt(k));
-    length += core.length;
-    if (length < 15 || length > 34) continue;
-    let finished = remainder;
-    for (let k = 0; k < 4; k++) finished = ibanStep(finished, head.charCodeAt(k));
-    if (finished === 1) longest = n;
-  }
-  if (longest === 0) return undefined;
-  const cores = parts.slice(0, longest).map((part) => part.core);
-  return {
-    token: `iban:${head}${cores.join("")}`,
-    extra: longest,
-    raw: [words.at(i)!, ...cores].join(" "),
-    after: parts[longest - 1].after,
-  };
 }
 
 function emitJoined(found: Joined, sink: TokenSink): number {

@@ -57,13 +57,8 @@ export class TokenTable {
 
   /** The id of `token`, or `undefined` when it was never interned. */
   get(token: string): number | undefined {
-    const hash = hashOf(token);
-    const mask = this.#slots.length - 1;
-    for (let at = hash & mask;; at = (at + 1) & mask) {
-      const entry = this.#slots[at];
-      if (entry === 0) return undefined;
-      if (this.#hashes[entry - 1] === hash && this.#equals(entry - 1, token)) return entry - 1;
-    }
+    const entry = this.#slots[this.#slotOf(token, hashOf(token))];
+    return entry === 0 ? undefined : entry - 1;
   }
 
   /** The id of `token`, interning it when it is new; `limit` bounds how many tokens the table may hold. */
@@ -71,15 +66,11 @@ export class TokenTable {
     const single = token.length === 1 ? token.charCodeAt(0) : 128;
     if (single < 128 && this.#ascii[single] > 0) return this.#ascii[single] - 1;
     const hash = hashOf(token);
-    const mask = this.#slots.length - 1;
-    let at = hash & mask;
-    for (;; at = (at + 1) & mask) {
-      const entry = this.#slots[at];
-      if (entry === 0) break;
-      if (this.#hashes[entry - 1] === hash && this.#equals(entry - 1, token)) {
-        if (single < 128) this.#ascii[single] = entry;
-        return entry - 1;
-      }
+    const at = this.#slotOf(token, hash);
+    const entry = this.#slots[at];
+    if (entry > 0) {
+      if (single < 128) this.#ascii[single] = entry;
+      return entry - 1;
     }
     const id = this.#add(hash, at, limit, token.length);
     let chars = this.#chars;
@@ -95,13 +86,15 @@ export class TokenTable {
 
   /**
    * The id of `text[start, end)` lowercased, interning it when it is new. Every character in that range must be an
-   * ASCII letter or digit or a Latin-1 letter (see `TOKEN_LOWER`), and `hash` the FNV-1a hash of the range lowercased,
-   * as the scanner gives it (see `PlainSink`).
+   * ASCII letter or digit or a Latin-1 letter (see `TOKEN_LOWER`), and `hash` the FNV-1a hash of the token, as the
+   * scanner gives it (see `PlainSink`). With `number`, the token is `num:` followed by the range (ASCII digits), and
+   * the hash covers the `num:` too.
    */
-  internPlainWord(text: string, start: number, end: number, hash: number, limit: number): number {
+  internPlainWord(text: string, start: number, end: number, hash: number, limit: number, number = false): number {
     hash |= 0;
+    const prefix = number ? 4 : 0;
+    const length = prefix + end - start;
     const mask = this.#slots.length - 1;
-    const length = end - start;
     let at = hash & mask;
     for (;; at = (at + 1) & mask) {
       const entry = this.#slots[at];
@@ -111,12 +104,16 @@ export class TokenTable {
       if (this.#starts[entry] - from !== length) continue;
       const chars = this.#chars;
       let k = 0;
-      while (k < length && chars[from + k] === TOKEN_LOWER[text.charCodeAt(start + k)]) k++;
+      while (k < prefix && chars[from + k] === NUM_PREFIX[k]) k++;
+      if (k < prefix) continue;
+      while (k < length && chars[from + k] === TOKEN_LOWER[text.charCodeAt(start + k - prefix)]) k++;
       if (k === length) return entry - 1;
     }
     const id = this.#add(hash, at, limit, length);
     const chars = this.#chars;
     let to = this.#starts[id];
+    if (number) chars.set(NUM_PREFIX, to);
+    to += prefix;
     for (let i = start; i < end; i++) chars[to++] = TOKEN_LOWER[text.charCodeAt(i)];
     return id;
   }
@@ -129,39 +126,17 @@ export class TokenTable {
     const digits = String(value | 0);
     let hash = NUM_HASH;
     for (let i = 0; i < digits.length; i++) hash = Math.imul(hash ^ digits.charCodeAt(i), FNV_PRIME);
-    return this.internNumber(digits, 0, digits.length, hash, limit);
+    return this.internPlainWord(digits, 0, digits.length, hash, limit, true);
   }
 
-  /**
-   * The id of `num:` followed by `text[start, end)`, interning it when it is new: the same id as
-   * `intern("num:" + text.slice(start, end))`. The range must be ASCII digits, and `hash` the FNV-1a hash of the whole
-   * token, `num:` included, as the scanner gives it (see `PlainSink`).
-   */
-  internNumber(text: string, start: number, end: number, hash: number, limit: number): number {
-    hash |= 0;
+  /** The slot that holds `token` (whose hash is `hash`), or the empty slot where it would go. */
+  #slotOf(token: string, hash: number): number {
     const mask = this.#slots.length - 1;
-    const length = 4 + end - start;
     let at = hash & mask;
-    for (;; at = (at + 1) & mask) {
-      const entry = this.#slots[at];
-      if (entry === 0) break;
-      if (this.#hashes[entry - 1] !== hash) continue;
-      const from = this.#starts[entry - 1];
-      if (this.#starts[entry] - from !== length) continue;
-      const chars = this.#chars;
-      let k = 0;
-      while (k < 4 && chars[from + k] === NUM_PREFIX[k]) k++;
-      if (k < 4) continue;
-      while (k < length && chars[from + k] === text.charCodeAt(start + k - 4)) k++;
-      if (k === length) return entry - 1;
+    for (let entry = this.#slots[at]; entry !== 0; entry = this.#slots[at = (at + 1) & mask]) {
+      if (this.#hashes[entry - 1] === hash && this.#equals(entry - 1, token)) break;
     }
-    const id = this.#add(hash, at, limit, length);
-    const chars = this.#chars;
-    let to = this.#starts[id];
-    chars.set(NUM_PREFIX, to);
-    to += 4;
-    for (let i = start; i < end; i++) chars[to++] = text.charCodeAt(i);
-    return id;
+    return at;
   }
 
   /** Whether token `id` is `token`. */

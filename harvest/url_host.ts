@@ -9,6 +9,7 @@
  * @module
  */
 import { canonicalHost } from "./entity_grammar.ts";
+import { isDigits } from "./word_window.ts";
 
 const PERCENT_RUN = /(?:%[0-9a-fA-F]{2})+/g;
 /** What a host written in a link may hold when no grammar reads it: no space, quote, bracket, slash or `@`. */
@@ -48,7 +49,7 @@ export function readUrlHost(hostPort: string): UrlHost | undefined {
   const colon = hostPort.lastIndexOf(":");
   let host = hostPort;
   let port = "";
-  if (colon >= 0 && isDigitsFrom(hostPort, colon + 1)) {
+  if (colon >= 0 && isDigits(hostPort, colon + 1, hostPort.length)) {
     host = hostPort.slice(0, colon);
     port = hostPort.slice(colon + 1);
   }
@@ -57,12 +58,6 @@ export function readUrlHost(hostPort: string): UrlHost | undefined {
   const canonical = canonicalHost(decoded, true);
   if (canonical) return { host: canonical, port };
   return LOOSE_HOST.test(decoded) ? { host: decoded.toLowerCase(), port } : undefined;
-}
-
-/** Whether `text` from `start` on is ASCII digits only (or nothing). */
-function isDigitsFrom(text: string, start: number): boolean {
-  for (let k = start; k < text.length; k++) if (((text.charCodeAt(k) - 48) >>> 0) > 9) return false;
-  return true;
 }
 
 /**

@@ -9,6 +9,8 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { scanText } from "../harvest/scan_text.ts";
 import { isCloser } from "../harvest/scan_links.ts";
+import { joinSpacedAt } from "../harvest/fold_text.ts";
+import { FNV_OFFSET, FNV_PRIME, NUM_HASH } from "../harvest/word_window.ts";
 import { scanSwitches } from "../harvest/_scan_switches.ts";
 import { EvidenceIndex, extractEntities, tokenize } from "../harvest/mod.ts";
 
@@ -118,15 +120,13 @@ function scanned(text: string, inPlace: boolean): string[] {
   return out;
 }
 
-const SWITCHES = Object.keys(scanSwitches) as (keyof typeof scanSwitches)[];
-
 /** `read` with every fast path off. */
 function fullGrammar<T>(read: () => T): T {
-  for (const name of SWITCHES) scanSwitches[name] = false;
+  scanSwitches.fastPaths = false;
   try {
     return read();
   } finally {
-    for (const name of SWITCHES) scanSwitches[name] = true;
+    scanSwitches.fastPaths = true;
   }
 }
 
@@ -198,4 +198,41 @@ Deno.test("isCloser() takes exactly the closing marks )'’”»›.,;:!?*", () 
   for (let code = 0; code <= 0xffff; code++) {
     assert.equal(isCloser(code), ")'’”»›.,;:!?*".includes(String.fromCharCode(code)), `U+${code.toString(16)}`);
   }
+});
+
+/** The definition: each `@` takes the spaces and tabs on its line around it, back to the previous `@`'s end. */
+function joinSpacedAtByHand(text: string): string {
+  const inline = (code: number) =>
+    /\s/.test(String.fromCharCode(code)) && !/[\n\r\v\f\u2028\u2029\ufeff]/.test(String.fromCharCode(code));
+  let joined = "";
+  let done = 0;
+  for (let at = text.indexOf("@"); at >= 0; at = text.indexOf("@", at + 1)) {
+    let start = at;
+    while (start > done && inline(text.charCodeAt(start - 1))) start--;
+    let end = at + 1;
+    while (end < text.length && inline(text.charCodeAt(end))) end++;
+    joined += `${text.slice(done, start)}@`;
+    done = end;
+    at = end - 1;
+  }
+  return joined + text.slice(done);
+}
+
+Deno.test("joinSpacedAt() drops the spaces and tabs on its line around each @, as the definition does", () => {
+  const chars = [..."ab@ @\t\n\r\u00a0\u2003\u3000\u2028\u0085\ufeff\v.x"];
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...chars), { maxLength: 16 }), (list) => {
+      const text = list.join("");
+      assert.equal(joinSpacedAt(text), joinSpacedAtByHand(text), JSON.stringify(text));
+    }),
+    { numRuns: 5000 },
+  );
+});
+
+Deno.test("NUM_HASH is the FNV-1a hash of num:, the same bits as the offset basis written unsigned", () => {
+  let hash = 0x811c9dc5;
+  for (const char of "num:") hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
+  assert.equal(NUM_HASH, hash);
+  assert.equal(FNV_OFFSET >>> 0, 0x811c9dc5);
+  assert.equal(FNV_PRIME, 0x01000193);
 });

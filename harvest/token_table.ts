@@ -49,6 +49,9 @@ export class TokenTable {
   #slots = new Int32Array(512);
   /** id + 1 of each one-character ASCII token interned so far (punctuation recurs everywhere), 0 when none. */
   #ascii = new Int32Array(128);
+  /** The hash of the token `#probe` read last, and the length of the longest token held. */
+  #tailHash = 0;
+  #longest = 0;
 
   /** How many distinct tokens the table holds. */
   get size(): number {
@@ -57,31 +60,56 @@ export class TokenTable {
 
   /** The id of `token`, or `undefined` when it was never interned. */
   get(token: string): number | undefined {
-    const entry = this.#slots[this.#slotOf(token, hashOf(token))];
-    return entry === 0 ? undefined : entry - 1;
+    // A token longer than any held is not held (and a look-up never grows the table to read it).
+    if (token.length > this.#longest) return undefined;
+    const entry = this.#slots[this.#probe(token, false)];
+    return entry > 0 ? entry - 1 : undefined;
   }
 
   /** The id of `token`, interning it when it is new; `limit` bounds how many tokens the table may hold. */
   intern(token: string, limit: number): number {
     const single = token.length === 1 ? token.charCodeAt(0) : 128;
     if (single < 128 && this.#ascii[single] > 0) return this.#ascii[single] - 1;
-    const hash = hashOf(token);
-    const at = this.#slotOf(token, hash);
+    const at = this.#probe(token, true);
     const entry = this.#slots[at];
-    if (entry > 0) {
-      if (single < 128) this.#ascii[single] = entry;
-      return entry - 1;
-    }
-    const id = this.#add(hash, at, limit, token.length);
-    let chars = this.#chars;
-    let to = this.#starts[id];
-    for (let i = 0; i < token.length; i++) {
-      const code = token.charCodeAt(i);
-      if (code > 0xff && !this.#wide) chars = this.#widen();
-      chars[to++] = code;
-    }
+    const id = entry > 0 ? entry - 1 : this.#add(this.#tailHash, at, limit, token.length);
     if (single < 128) this.#ascii[single] = id + 1;
     return id;
+  }
+
+  /**
+   * The slot that holds `token`, or the empty slot where it would go (-1 when it cannot be in a table that holds
+   * Latin-1 tokens only and `widen` is false). The token is copied after the last one while it is hashed (one read of
+   * it): a new token is then in place for `#add`, with its hash in `#tailHash`, and a known one is compared with the
+   * copy.
+   */
+  #probe(token: string, widen: boolean): number {
+    const length = token.length;
+    const tail = this.#charCount;
+    if (tail + length > this.#chars.length) this.#chars = grown(this.#chars, tail + length);
+    let chars = this.#chars;
+    let hash = FNV_OFFSET;
+    for (let i = 0; i < length; i++) {
+      const code = token.charCodeAt(i);
+      if (code > 0xff && !this.#wide) {
+        if (!widen) return -1;
+        chars = this.#widen();
+      }
+      chars[tail + i] = code;
+      hash = Math.imul(hash ^ code, FNV_PRIME);
+    }
+    this.#tailHash = hash;
+    const mask = this.#slots.length - 1;
+    let at = hash & mask;
+    for (let entry = this.#slots[at]; entry !== 0; entry = this.#slots[at = (at + 1) & mask]) {
+      if (this.#hashes[entry - 1] !== hash) continue;
+      const from = this.#starts[entry - 1];
+      if (this.#starts[entry] - from !== length) continue;
+      let k = 0;
+      while (k < length && chars[from + k] === chars[tail + k]) k++;
+      if (k === length) break;
+    }
+    return at;
   }
 
   /**
@@ -129,25 +157,6 @@ export class TokenTable {
     return this.internPlainWord(digits, 0, digits.length, hash, limit, true);
   }
 
-  /** The slot that holds `token` (whose hash is `hash`), or the empty slot where it would go. */
-  #slotOf(token: string, hash: number): number {
-    const mask = this.#slots.length - 1;
-    let at = hash & mask;
-    for (let entry = this.#slots[at]; entry !== 0; entry = this.#slots[at = (at + 1) & mask]) {
-      if (this.#hashes[entry - 1] === hash && this.#equals(entry - 1, token)) break;
-    }
-    return at;
-  }
-
-  /** Whether token `id` is `token`. */
-  #equals(id: number, token: string): boolean {
-    const from = this.#starts[id];
-    if (this.#starts[id + 1] - from !== token.length) return false;
-    const chars = this.#chars;
-    for (let k = 0; k < token.length; k++) if (chars[from + k] !== token.charCodeAt(k)) return false;
-    return true;
-  }
-
   /** Make `#chars` two bytes a character, for a token that is not Latin-1; returns the new array. */
   #widen(): Uint16Array<ArrayBuffer> {
     const wide = new Uint16Array(this.#chars.length);
@@ -167,6 +176,7 @@ export class TokenTable {
     if (id + 2 > this.#starts.length) this.#starts = grown(this.#starts, id + 2);
     if (id >= this.#hashes.length) this.#hashes = grown(this.#hashes, id + 1);
     this.#charCount = start + length;
+    if (length > this.#longest) this.#longest = length;
     this.#starts[id + 1] = this.#charCount;
     this.#hashes[id] = hash;
     this.#slots[at] = id + 1;
@@ -190,13 +200,6 @@ export class TokenTable {
 
 /** The codes of `num:`. */
 const NUM_PREFIX = Uint16Array.from("num:", (char) => char.charCodeAt(0));
-
-/** FNV-1a over the UTF-16 codes of `token`, as a signed 32-bit integer. */
-function hashOf(token: string): number {
-  let hash = FNV_OFFSET;
-  for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), FNV_PRIME);
-  return hash | 0;
-}
 
 /** `array` with room for at least `needed` items (doubling, so growth costs amortised constant time). */
 function grown<T extends GrowableArray>(array: T, needed: number): T {

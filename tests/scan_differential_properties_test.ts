@@ -13,6 +13,7 @@ import { joinSpacedAt } from "../harvest/fold_text.ts";
 import { FNV_OFFSET, FNV_PRIME, NUM_HASH } from "../harvest/word_window.ts";
 import { scanSwitches } from "../harvest/_scan_switches.ts";
 import { EvidenceIndex, extractEntities, tokenize } from "../harvest/mod.ts";
+import { TokenTable } from "../harvest/token_table.ts";
 
 const PIECES = [
   "https://docs.corp.example/r/5/3",
@@ -235,4 +236,25 @@ Deno.test("NUM_HASH is the FNV-1a hash of num:, the same bits as the offset basi
   assert.equal(NUM_HASH, hash);
   assert.equal(FNV_OFFSET >>> 0, 0x811c9dc5);
   assert.equal(FNV_PRIME, 0x01000193);
+});
+
+Deno.test("TokenTable.get() finds exactly the tokens interned, whatever was looked up or interned before", () => {
+  const char = fc.constantFrom(..."abz.:/-é", "日", "😀");
+  const token = fc.array(char, { minLength: 1, maxLength: 12 }).map((chars) => chars.join(""));
+  fc.assert(
+    fc.property(fc.array(fc.tuple(fc.boolean(), token), { maxLength: 200 }), (steps) => {
+      const table = new TokenTable();
+      const ids = new Map<string, number>();
+      for (const [add, text] of steps) {
+        if (add) {
+          const id = table.intern(text, 1e9);
+          assert.equal(id, ids.get(text) ?? ids.size, text);
+          ids.set(text, id);
+        } else assert.equal(table.get(text), ids.get(text), text);
+        assert.equal(table.size, ids.size);
+      }
+      for (const [text, id] of ids) assert.equal(table.get(text), id);
+    }),
+    { numRuns: 500 },
+  );
 });

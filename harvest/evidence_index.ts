@@ -338,8 +338,8 @@ function pushToken(token: string): void {
   writingStream.push(writingTable.intern(token, TokenStream.MAX_TOKENS));
 }
 
-function pushPlain(folded: string, start: number, end: number, hash: number, number?: boolean): void {
-  writingStream.push(writingTable.internPlainWord(folded, start, end, hash, TokenStream.MAX_TOKENS, number));
+function pushPlain(folded: string, start: number, end: number, hash: number): void {
+  writingStream.push(writingTable.internPlainWord(folded, start, end, hash, TokenStream.MAX_TOKENS));
 }
 
 /** The token ids of the field value being scanned (see `addFields`): a scratch list, at most this long when idle. */
@@ -351,8 +351,8 @@ function collectToken(token: string): void {
   collectId(writingTable.intern(token, TokenStream.MAX_TOKENS));
 }
 
-function collectPlain(folded: string, start: number, end: number, hash: number, number?: boolean): void {
-  collectId(writingTable.internPlainWord(folded, start, end, hash, TokenStream.MAX_TOKENS, number));
+function collectPlain(folded: string, start: number, end: number, hash: number): void {
+  collectId(writingTable.internPlainWord(folded, start, end, hash, TokenStream.MAX_TOKENS));
 }
 
 function collectId(id: number): void {

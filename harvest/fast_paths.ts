@@ -21,7 +21,7 @@
 import { bareNumberToken } from "./entity_grammar.ts";
 import { scanLinkWord, type TokenSink } from "./scan_links.ts";
 import { scanPhoneJoin } from "./phone_join.ts";
-import { charKind, FNV_OFFSET, FNV_PRIME, isDigit, NUM_HASH, type PlainSink } from "./word_window.ts";
+import { charKind, FNV_OFFSET, FNV_PRIME, isDigit, type PlainSink } from "./word_window.ts";
 
 /**
  * Scan the word `text[start, end)`, whose first `letters - start` characters are letters, on the fast path that
@@ -38,7 +38,7 @@ export function scanFastWord(
 ): number {
   if (text.charCodeAt(start) === 43) return scanPhoneJoin(text, start, end, sink);
   return (letters > start && text.startsWith("://", letters) && scanLinkWord(text, start, letters, end, sink)) ||
-      scanBareNumber(text, start, end, sink, plain) || scanCompoundWord(text, start, end, sink, plain)
+      scanBareNumber(text, start, end, sink) || scanCompoundWord(text, start, end, sink, plain)
     ? end
     : -1;
 }
@@ -48,19 +48,12 @@ const CARD_MIN_DIGITS = 13;
 
 /**
  * Scan the word `text[start, end)` if it is a bare number that joins nothing; returns whether it did. The word
- * must be a whole word of folded text (from a word start to whitespace, a markup character or the end). A whole
- * number (its token is `num:` and its digits, as `bareNumberToken` gives) goes to `plain` where it stands.
+ * must be a whole word of folded text (from a word start to whitespace, a markup character or the end).
  */
-function scanBareNumber(text: string, start: number, end: number, sink: TokenSink, plain: PlainSink): boolean {
+function scanBareNumber(text: string, start: number, end: number, sink: TokenSink): boolean {
   let i = start;
-  let hash = NUM_HASH;
-  for (; i < end; i++) {
-    const code = text.charCodeAt(i);
-    if (!isDigit(code)) break;
-    hash = Math.imul(hash ^ code, FNV_PRIME);
-  }
+  while (i < end && isDigit(text.charCodeAt(i))) i++;
   if (i === start) return false;
-  const whole = i;
   const mark = text.charCodeAt(i);
   if (i + 1 < end && (mark === 46 || mark === 44) && isDigit(text.charCodeAt(i + 1))) {
     i += 2;
@@ -71,11 +64,8 @@ function scanBareNumber(text: string, start: number, end: number, sink: TokenSin
   while (i < end && isQuickCloser(text.charCodeAt(i))) i++;
   if (i !== end) return false;
   if (coreEnd === end && !nextWordCannotJoin(text, end)) return false;
-  if (coreEnd === whole) plain(text, start, coreEnd, hash, true);
-  else {
-    const core = text.slice(start, coreEnd);
-    sink(bareNumberToken(core), core);
-  }
+  const core = text.slice(start, coreEnd);
+  sink(bareNumberToken(core), core);
   for (let j = coreEnd; j < end; j++) sink(text[j]);
   return true;
 }

@@ -49,7 +49,7 @@ const SPACED_AT = new RegExp(`${INLINE_SPACE}+@${INLINE_SPACE}*|@${INLINE_SPACE}
  * `bob@corp.example`). One pass; a text with no such `@` is returned as it is.
  */
 export function joinSpacedAt(text: string): string {
-  return text.replace(SPACED_AT, "@");
+  return text.includes("@") ? text.replace(SPACED_AT, "@") : text;
 }
 
 function foldWord(word: string): string {

@@ -48,15 +48,11 @@ const PHONE_PART = /^\(?\d{1,5}\)?(?:[-.]\d{1,5})*$/;
  */
 export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void {
   const folded = joinSpacedAt(renderedText(text));
-  const emit = plain ?? ((from: string, start: number, end: number, _hash: number, number?: boolean) => {
-    const token = from.slice(start, end);
-    if (number) sink(`num:${token}`, token);
-    else sink(token.toLowerCase());
-  });
+  const emit = plain ?? ((from: string, start: number, end: number) => sink(from.slice(start, end).toLowerCase()));
   const window = SPARE_WINDOWS.pop() ?? new WordWindow();
   const fast = scanSwitches.fastPaths;
   // Without the fast paths, only ASCII letters make a plain word here.
-  const lettersBelow = fast ? 256 : 128;
+  const lowerOf = fast ? WORD_LOWER : ASCII_LOWER;
   const length = folded.length;
   let i = 0;
   while (i < length) {
@@ -74,7 +70,7 @@ export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void
     let hash = FNV_OFFSET;
     for (; i < length; i++) {
       const code = folded.charCodeAt(i);
-      const lower = code < lettersBelow ? WORD_LOWER[code] : 0;
+      const lower = code < 256 ? lowerOf[code] : 0;
       if (lower === 0) break;
       if (code < 97) upper++;
       hash = Math.imul(hash ^ lower, FNV_PRIME);
@@ -109,6 +105,9 @@ function renderedText(text: string): string {
   const decoded = decodeCharacterReferences(folded);
   return decoded === folded ? folded : foldText(decoded);
 }
+
+/** {@linkcode WORD_LOWER} for ASCII letters only (what the scanner reads as a plain word without its fast paths). */
+const ASCII_LOWER = WORD_LOWER.map((lower, code) => code < 128 ? lower : 0);
 
 /** Windows to reuse, so that scanning a short text (a JSON leaf) allocates none; a sink that scans again takes another. */
 const SPARE_WINDOWS: WordWindow[] = [];

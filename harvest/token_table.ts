@@ -15,7 +15,7 @@
  * @module
  */
 
-import { FNV_OFFSET, FNV_PRIME, NUM_HASH, TOKEN_LOWER } from "./word_window.ts";
+import { FNV_OFFSET, FNV_PRIME, TOKEN_LOWER } from "./word_window.ts";
 import { type GrowableArray, growArray, releaseArray } from "./grow_array.ts";
 
 /**
@@ -114,15 +114,13 @@ export class TokenTable {
 
   /**
    * The id of `text[start, end)` lowercased, interning it when it is new. Every character in that range must be an
-   * ASCII letter or digit or a Latin-1 letter (see `TOKEN_LOWER`), and `hash` the FNV-1a hash of the token, as the
-   * scanner gives it (see `PlainSink`). With `number`, the token is `num:` followed by the range (ASCII digits), and
-   * the hash covers the `num:` too.
+   * ASCII letter or digit or a Latin-1 letter (see `TOKEN_LOWER`), and `hash` the FNV-1a hash of the range lowercased,
+   * as the scanner gives it (see `PlainSink`).
    */
-  internPlainWord(text: string, start: number, end: number, hash: number, limit: number, number = false): number {
+  internPlainWord(text: string, start: number, end: number, hash: number, limit: number): number {
     hash |= 0;
-    const prefix = number ? 4 : 0;
-    const length = prefix + end - start;
     const mask = this.#slots.length - 1;
+    const length = end - start;
     let at = hash & mask;
     for (;; at = (at + 1) & mask) {
       const entry = this.#slots[at];
@@ -132,16 +130,12 @@ export class TokenTable {
       if (this.#starts[entry] - from !== length) continue;
       const chars = this.#chars;
       let k = 0;
-      while (k < prefix && chars[from + k] === NUM_PREFIX[k]) k++;
-      if (k < prefix) continue;
-      while (k < length && chars[from + k] === TOKEN_LOWER[text.charCodeAt(start + k - prefix)]) k++;
+      while (k < length && chars[from + k] === TOKEN_LOWER[text.charCodeAt(start + k)]) k++;
       if (k === length) return entry - 1;
     }
     const id = this.#add(hash, at, limit, length);
     const chars = this.#chars;
     let to = this.#starts[id];
-    if (number) chars.set(NUM_PREFIX, to);
-    to += prefix;
     for (let i = start; i < end; i++) chars[to++] = TOKEN_LOWER[text.charCodeAt(i)];
     return id;
   }
@@ -151,10 +145,7 @@ export class TokenTable {
    * `intern("num:" + value)`.
    */
   internInteger(value: number, limit: number): number {
-    const digits = String(value | 0);
-    let hash = NUM_HASH;
-    for (let i = 0; i < digits.length; i++) hash = Math.imul(hash ^ digits.charCodeAt(i), FNV_PRIME);
-    return this.internPlainWord(digits, 0, digits.length, hash, limit, true);
+    return this.intern(`num:${value | 0}`, limit);
   }
 
   /** Make `#chars` two bytes a character, for a token that is not Latin-1; returns the new array. */
@@ -197,9 +188,6 @@ export class TokenTable {
     this.#slots = slots;
   }
 }
-
-/** The codes of `num:`. */
-const NUM_PREFIX = Uint16Array.from("num:", (char) => char.charCodeAt(0));
 
 /** `array` with room for at least `needed` items (doubling, so growth costs amortised constant time). */
 function grown<T extends GrowableArray>(array: T, needed: number): T {

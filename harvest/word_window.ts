@@ -11,10 +11,9 @@
 /**
  * Receives a plain token as `text[start, end)`: ASCII letters and digits and Latin-1 letters only, to be read
  * lowercased as {@linkcode TOKEN_LOWER} says, with `hash`, the 32-bit FNV-1a hash of its lowercased UTF-16 codes (so an
- * interning table need not read it twice). With `number`, the token is `num:` followed by the range (ASCII digits),
- * and the hash covers the `num:` too (it starts from {@linkcode NUM_HASH}).
+ * interning table need not read it twice).
  */
-export type PlainSink = (text: string, start: number, end: number, hash: number, number?: boolean) => void;
+export type PlainSink = (text: string, start: number, end: number, hash: number) => void;
 
 /**
  * FNV-1a's offset basis and prime, as {@linkcode PlainSink} hashes. The basis is kept as a signed 32-bit integer (the
@@ -22,9 +21,6 @@ export type PlainSink = (text: string, start: number, end: number, hash: number,
  */
 export const FNV_OFFSET = 0x811c9dc5 | 0;
 export const FNV_PRIME = 0x01000193;
-/** The FNV-1a hash of `num:`, where a number token's hash goes on. */
-export const NUM_HASH = 0x47093eab;
-
 /** What a character is, by ASCII code: 0 part of a word, 1 whitespace, 2 a word of its own. */
 const ASCII_KIND = new Uint8Array(128);
 for (const code of [9, 10, 11, 12, 13, 32]) ASCII_KIND[code] = 1;

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { scanText } from "../harvest/scan_text.ts";
 import { isCloser } from "../harvest/scan_links.ts";
 import { joinSpacedAt } from "../harvest/fold_text.ts";
-import { FNV_OFFSET, FNV_PRIME, NUM_HASH } from "../harvest/word_window.ts";
+import { FNV_OFFSET, FNV_PRIME } from "../harvest/word_window.ts";
 import { scanSwitches } from "../harvest/_scan_switches.ts";
 import { EvidenceIndex, extractEntities, tokenize } from "../harvest/mod.ts";
 import { TokenTable } from "../harvest/token_table.ts";
@@ -109,14 +109,12 @@ function scanned(text: string, inPlace: boolean): string[] {
     scanText(text, sink);
     return out;
   }
-  scanText(text, sink, (from, start, end, hash, number) => {
-    // A number read in place is `num:` and its digits, which are its text.
-    const written = from.slice(start, end);
-    const token = number ? `num:${written}` : written.toLowerCase();
+  scanText(text, sink, (from, start, end, hash) => {
+    const token = from.slice(start, end).toLowerCase();
     let expected = 0x811c9dc5;
     for (let i = 0; i < token.length; i++) expected = Math.imul(expected ^ token.charCodeAt(i), 0x01000193);
     assert.equal(hash | 0, expected | 0, `the hash of ${token}`);
-    out.push(number ? `${token} <- ${written}` : token);
+    out.push(token);
   });
   return out;
 }
@@ -230,11 +228,9 @@ Deno.test("joinSpacedAt() drops the spaces and tabs on its line around each @, a
   );
 });
 
-Deno.test("NUM_HASH is the FNV-1a hash of num:, the same bits as the offset basis written unsigned", () => {
-  let hash = 0x811c9dc5;
-  for (const char of "num:") hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
-  assert.equal(NUM_HASH, hash);
+Deno.test("FNV_OFFSET is the FNV-1a offset basis as a signed 32-bit integer (the same bits)", () => {
   assert.equal(FNV_OFFSET >>> 0, 0x811c9dc5);
+  assert.equal(FNV_OFFSET | 0, FNV_OFFSET);
   assert.equal(FNV_PRIME, 0x01000193);
 });
 

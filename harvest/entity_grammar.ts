@@ -195,16 +195,22 @@ export function phoneToken(core: string): string | undefined {
  * after a scheme) at least two labels, the last with two letters or more and no digit.
  */
 export function canonicalHost(host: string, anyTld = false): string | undefined {
-  // Hosts recur (every address at one company): remember the last few answers, a bounded table.
+  // Hosts recur (every address at one company): remember the last few answers, a bounded table, and the last one
+  // (a page's links mostly go to one site).
+  if (host === lastHost[0] && anyTld === lastHost[1]) return lastHost[2];
   if (host.length > 253) return readHost(host, anyTld);
   const known = anyTld ? HOSTS_ANY_TLD : HOSTS;
-  const cached = known.get(host);
-  if (cached !== undefined || known.has(host)) return cached;
-  if (known.size >= HOST_MEMORY) known.clear();
-  const canonical = readHost(host, anyTld);
-  known.set(ownCopy(host), canonical === undefined ? undefined : ownCopy(canonical));
+  let canonical = known.get(host);
+  if (canonical === undefined && !known.has(host)) {
+    if (known.size >= HOST_MEMORY) known.clear();
+    canonical = readHost(host, anyTld);
+    known.set(ownCopy(host), canonical === undefined ? undefined : ownCopy(canonical));
+  }
+  lastHost = [ownCopy(host), anyTld, canonical];
   return canonical;
 }
+
+let lastHost: [string, boolean, string | undefined] = ["", false, undefined];
 
 const HOST_MEMORY = 4096;
 const HOSTS = new Map<string, string | undefined>();

@@ -6,7 +6,7 @@
  */
 
 /**
- * Whether bare numbers and compound words take their fast paths (see `fast_paths.ts`), whether words of Latin-1
- * letters take the plain-word path (see `WORD_LOWER`), and whether grouped IBANs are checked in one pass.
+ * Whether words take the fast paths (see `fast_paths.ts`: links, bare numbers, compound words, phone numbers in
+ * groups) and words of Latin-1 letters the plain-word path (see `WORD_LOWER`).
  */
-export const scanSwitches = { bareNumbers: true, compoundWords: true, latinWords: true, ibanJoins: true };
+export const scanSwitches = { fastPaths: true };

@@ -11,6 +11,7 @@
  */
 import { ownCopy } from "./own_copy.ts";
 import { toAsciiHost } from "./punycode.ts";
+import { isDigits } from "./word_window.ts";
 
 /** Currency symbols and the ISO code each stands for. */
 const SYMBOLS: Readonly<Record<string, string>> = {
@@ -61,14 +62,6 @@ export function currencyOf(word: string): string | undefined {
  * `["num:-5"]` for `−5`; `undefined` when the core is not a number.
  */
 export function amountTokens(core: string): readonly string[] | undefined {
-  // The scanner asks twice for the same core (as the start of `1,000 USD`, then on its own): answer from the last.
-  if (core !== lastAmount.core) lastAmount = { core: ownCopy(core), tokens: readAmount(core) };
-  return lastAmount.tokens;
-}
-
-let lastAmount: { core: string; tokens: readonly string[] | undefined } = { core: "", tokens: undefined };
-
-function readAmount(core: string): string[] | undefined {
   // Most numbers are digits with at most one decimal mark: what AMOUNT reads as a bare body, without the expression.
   if (isSimpleNumber(core)) return [`num:${canonicalNumber(core, false)}`];
   const match = AMOUNT.exec(core);
@@ -92,15 +85,6 @@ export function bareNumberToken(core: string): string {
   return `num:${canonicalNumber(core, false)}`;
 }
 
-/** Whether `text` is one or more ASCII digits (`/^\d+$/`). */
-function isAllDigits(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 48 || code > 57) return false;
-  }
-  return text.length > 0;
-}
-
 /** Whether `core` is ASCII digits, or digits, one `.` or `,` and digits: `\d+(?:[.,]\d+)?`. */
 function isSimpleNumber(core: string): boolean {
   let mark = -1;
@@ -118,7 +102,7 @@ function isSimpleNumber(core: string): boolean {
  * ambiguous `1.500` (a thousand and a half in Germany, one and a half elsewhere) stays `1.500`.
  */
 function canonicalNumber(body: string, negative: boolean): string {
-  if (isAllDigits(body)) return negative && /[1-9]/.test(body) ? `-${body}` : body;
+  if (body && isDigits(body, 0, body.length)) return negative && /[1-9]/.test(body) ? `-${body}` : body;
   let whole: string;
   let fraction = "";
   const lastDot = body.lastIndexOf(".");
@@ -174,7 +158,7 @@ export function ibanToken(compact: string): string | undefined {
  * number read so far, `a` to `z` read as 10 to 35. An IBAN is valid when its remainder, read from the fifth character
  * to the end and then the first four, is 1.
  */
-export function ibanStep(remainder: number, code: number): number {
+function ibanStep(remainder: number, code: number): number {
   const value = code <= 57 ? code - 48 : code - 87;
   return value > 9 ? (remainder * 100 + value) % 97 : (remainder * 10 + value) % 97;
 }
@@ -211,16 +195,22 @@ export function phoneToken(core: string): string | undefined {
  * after a scheme) at least two labels, the last with two letters or more and no digit.
  */
 export function canonicalHost(host: string, anyTld = false): string | undefined {
-  // Hosts recur (every address at one company): remember the last few answers, a bounded table.
+  // Hosts recur (every address at one company): remember the last few answers, a bounded table, and the last one
+  // (a page's links mostly go to one site).
+  if (host === lastHost[0] && anyTld === lastHost[1]) return lastHost[2];
   if (host.length > 253) return readHost(host, anyTld);
   const known = anyTld ? HOSTS_ANY_TLD : HOSTS;
-  const cached = known.get(host);
-  if (cached !== undefined || known.has(host)) return cached;
-  if (known.size >= HOST_MEMORY) known.clear();
-  const canonical = readHost(host, anyTld);
-  known.set(ownCopy(host), canonical === undefined ? undefined : ownCopy(canonical));
+  let canonical = known.get(host);
+  if (canonical === undefined && !known.has(host)) {
+    if (known.size >= HOST_MEMORY) known.clear();
+    canonical = readHost(host, anyTld);
+    known.set(ownCopy(host), canonical === undefined ? undefined : ownCopy(canonical));
+  }
+  lastHost = [ownCopy(host), anyTld, canonical];
   return canonical;
 }
+
+let lastHost: [string, boolean, string | undefined] = ["", false, undefined];
 
 const HOST_MEMORY = 4096;
 const HOSTS = new Map<string, string | undefined>();

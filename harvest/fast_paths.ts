@@ -19,8 +19,29 @@
  * @module
  */
 import { bareNumberToken } from "./entity_grammar.ts";
-import { plainTokens, type TokenSink } from "./scan_links.ts";
-import { charKind } from "./word_window.ts";
+import { scanLinkWord, type TokenSink } from "./scan_links.ts";
+import { scanPhoneJoin } from "./phone_join.ts";
+import { charKind, FNV_OFFSET, FNV_PRIME, isDigit, type PlainSink } from "./word_window.ts";
+
+/**
+ * Scan the word `text[start, end)`, whose first `letters - start` characters are letters, on the fast path that
+ * applies to it, if any (a link, a bare number, a compound word, a phone number in groups); returns where the words it
+ * read end, or -1 when the full grammar must read it.
+ */
+export function scanFastWord(
+  text: string,
+  start: number,
+  letters: number,
+  end: number,
+  sink: TokenSink,
+  plain: PlainSink,
+): number {
+  if (text.charCodeAt(start) === 43) return scanPhoneJoin(text, start, end, sink);
+  return (letters > start && text.startsWith("://", letters) && scanLinkWord(text, start, letters, end, sink)) ||
+      scanBareNumber(text, start, end, sink) || scanCompoundWord(text, start, end, sink, plain)
+    ? end
+    : -1;
+}
 
 /** Numbers this long or longer may be cards: the full grammar reads them. */
 const CARD_MIN_DIGITS = 13;
@@ -29,7 +50,7 @@ const CARD_MIN_DIGITS = 13;
  * Scan the word `text[start, end)` if it is a bare number that joins nothing; returns whether it did. The word
  * must be a whole word of folded text (from a word start to whitespace, a markup character or the end).
  */
-export function scanBareNumber(text: string, start: number, end: number, sink: TokenSink): boolean {
+function scanBareNumber(text: string, start: number, end: number, sink: TokenSink): boolean {
   let i = start;
   while (i < end && isDigit(text.charCodeAt(i))) i++;
   if (i === start) return false;
@@ -51,9 +72,16 @@ export function scanBareNumber(text: string, start: number, end: number, sink: T
 
 /**
  * Scan the word `text[start, end)` if it is a compound word (see the module doc) with a character of another kind
- * than its first (or led by `#`), followed by nothing but sentence marks; returns whether it did.
+ * than its first (or led by `#`), followed by nothing but sentence marks; returns whether it did. Its runs of letters
+ * and digits go to `plain`, the rest to `sink`.
  */
-export function scanCompoundWord(text: string, start: number, end: number, sink: TokenSink): boolean {
+function scanCompoundWord(
+  text: string,
+  start: number,
+  end: number,
+  sink: TokenSink,
+  plain: PlainSink,
+): boolean {
   const first = text.charCodeAt(start);
   const letter = isAsciiLetter(first);
   if (letter ? startsLikeIban(text, start, end) : first !== 35 && !isDigit(first)) return false;
@@ -69,9 +97,34 @@ export function scanCompoundWord(text: string, start: number, end: number, sink:
   if (!compound || (!letter && coreEnd - start >= 12)) return false;
   while (i < end && isQuickCloser(text.charCodeAt(i))) i++;
   if (i !== end) return false;
-  plainTokens(text.slice(start, coreEnd).toLowerCase(), sink);
+  plainRuns(text, start, coreEnd, sink, plain);
   for (let j = coreEnd; j < end; j++) sink(text[j]);
   return true;
+}
+
+/**
+ * The plain tokens of `text[start, end)`, ASCII letters, digits, `-`, `_` and `#` only (what `plainTokens` gives
+ * for it lowercased): each run of letters and digits goes to `plain` where it stands, with its hash, every other
+ * character to `sink` on its own.
+ */
+function plainRuns(text: string, start: number, end: number, sink: TokenSink, plain: PlainSink): void {
+  let i = start;
+  while (i < end) {
+    const code = text.charCodeAt(i);
+    if (!isAsciiLetter(code) && !isDigit(code)) {
+      sink(text[i++]);
+      continue;
+    }
+    const from = i;
+    let hash = FNV_OFFSET;
+    for (; i < end; i++) {
+      const next = text.charCodeAt(i);
+      if (!isAsciiLetter(next) && !isDigit(next)) break;
+      // `| 32` lowers an ASCII letter and keeps a digit.
+      hash = Math.imul(hash ^ (next | 32), FNV_PRIME);
+    }
+    plain(text, from, i, hash);
+  }
 }
 
 /** Two letters and two digits, as an IBAN (compact, or the first group of a grouped one) starts. */
@@ -91,10 +144,6 @@ function nextWordCannotJoin(text: string, from: number): boolean {
   if (next === text.length) return true;
   const code = text.charCodeAt(next);
   return code >= 97 && code <= 122;
-}
-
-function isDigit(code: number): boolean {
-  return code >= 48 && code <= 57;
 }
 
 /** One of `.,;:!?)`, the marks that may follow a plain word or a bare number, by code. */

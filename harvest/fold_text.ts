@@ -39,30 +39,17 @@ export function foldText(text: string): string {
   return done === 0 ? text : folded + text.slice(done);
 }
 
+/** Spaces and tabs on one line: JavaScript's `\s` but line breaks and U+FEFF. */
+const INLINE_SPACE = "[ \\t\\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000]";
+/** An `@` with such spaces before or after it, at least one. */
+const SPACED_AT = new RegExp(`${INLINE_SPACE}+@${INLINE_SPACE}*|@${INLINE_SPACE}+`, "g");
+
 /**
  * Drop spaces and tabs around `@` (`bob @ corp.example` is an address written to dodge harvesters, and reads as
- * `bob@corp.example`). Linear: each `@` looks back no further than the previous one.
+ * `bob@corp.example`). One pass; a text with no such `@` is returned as it is.
  */
 export function joinSpacedAt(text: string): string {
-  let at = text.indexOf("@");
-  if (at < 0) return text;
-  let joined = "";
-  let done = 0;
-  for (; at >= 0; at = text.indexOf("@", at + 1)) {
-    let start = at;
-    while (start > done && isInlineSpace(text.charCodeAt(start - 1))) start--;
-    let end = at + 1;
-    while (end < text.length && isInlineSpace(text.charCodeAt(end))) end++;
-    joined += `${text.slice(done, start)}@`;
-    done = end;
-    at = end - 1;
-  }
-  return joined + text.slice(done);
-}
-
-function isInlineSpace(code: number): boolean {
-  return isSpace(code) && code !== 10 && code !== 13 && code !== 11 && code !== 12 && code !== 0x2028 &&
-    code !== 0x2029 && code !== 0x85;
+  return text.includes("@") ? text.replace(SPACED_AT, "@") : text;
 }
 
 function foldWord(word: string): string {

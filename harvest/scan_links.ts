@@ -26,7 +26,12 @@ const NOT_TLDS = new Set(
 const DEFAULT_PORTS: Readonly<Record<string, string>> = { http: "80", https: "443", ftp: "21", ws: "80", wss: "443" };
 const SENTENCE_START = /^\p{Lu}\p{Ll}{2,}$/u;
 const TOKEN = /[\p{L}\p{M}\p{N}]+|[^\s\p{L}\p{M}\p{N}]/gu;
-export const CLOSERS = new Set([...")'’”»›.,;:!?*"]);
+const CLOSERS = new Set([...")'’”»›.,;:!?*"].map((char) => char.charCodeAt(0)));
+
+/** Whether `code` is one of `)'’”»›.,;:!?*`, the marks that may close a word (a bracket, a quote, sentence marks). */
+export function isCloser(code: number): boolean {
+  return CLOSERS.has(code);
+}
 
 /** Whether `word[start, end)` has at least as many `(` as `)`, so a final `)` belongs to it. */
 export function balanced(word: string, start: number, end: number): boolean {
@@ -84,17 +89,43 @@ export function scanLinks(core: string, sink: TokenSink): void {
   starts.forEach(({ start, body }, n) => {
     const end = n + 1 < starts.length ? starts[n + 1].start : core.length;
     scanAddresses(core.slice(done, start), sink);
-    let last = end;
-    while (last > body && CLOSERS.has(core[last - 1]) && !(core[last - 1] === ")" && balanced(core, body, last))) {
-      last--;
-    }
-    const token = urlToken(core.slice(start, body - 3).toLowerCase(), core.slice(body, last));
-    if (token) sink(token, core.slice(start, last));
-    else plainTokens(core.slice(start, last).toLowerCase(), sink);
-    plainTokens(core.slice(last, end), sink);
+    scanLink(core, start, body, end, sink);
     done = end;
   });
   scanAddresses(core.slice(done), sink);
+}
+
+/**
+ * Scan the word `text[start, end)` if it is one link and its closing marks: ASCII letters (the scheme, from
+ * `start` to `schemeEnd`), `://`, and no other `://`; returns whether it did. That is what the full grammar reads
+ * such a word as: no opener, no area code, no joined form and no typed value can start with a letter followed by
+ * `://`, so it reads the word as one link and its closing marks (the scheme holds no bracket, so the word's brackets
+ * balance as the link's do).
+ */
+export function scanLinkWord(text: string, start: number, schemeEnd: number, end: number, sink: TokenSink): boolean {
+  const body = schemeEnd + 3;
+  const again = text.indexOf("://", body);
+  if (again >= 0 && again < end) return false;
+  for (let k = start; k < schemeEnd; k++) if (((text.charCodeAt(k) | 32) - 97) >>> 0 > 25) return false;
+  scanLink(text, start, body, end, sink);
+  return true;
+}
+
+/**
+ * The link `text[start, end)`, its scheme from `start` and what follows `://` from `body`: one token for the link
+ * without its closing marks, then the marks on their own.
+ */
+function scanLink(text: string, start: number, body: number, end: number, sink: TokenSink): void {
+  let last = end;
+  while (
+    last > body && isCloser(text.charCodeAt(last - 1)) && !(text[last - 1] === ")" && balanced(text, body, last))
+  ) {
+    last--;
+  }
+  const token = urlToken(text.slice(start, body - 3).toLowerCase(), text.slice(body, last));
+  if (token) sink(token, text.slice(start, last));
+  else plainTokens(text.slice(start, last).toLowerCase(), sink);
+  plainTokens(text.slice(last, end), sink);
 }
 
 function urlToken(scheme: string, rest: string): string | undefined {

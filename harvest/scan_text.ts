@@ -13,15 +13,25 @@
  *
  * @module
  */
-import { amountTokens, cardToken, currencyOf, ibanStep, ibanToken, phoneToken } from "./entity_grammar.ts";
-import { balanced, CLOSERS, isWordChar, plainTokens, scanLinks, type TokenSink } from "./scan_links.ts";
-import { ASCII_WORD_LOWER, charKind, WORD_LOWER, wordEnd, WordWindow } from "./word_window.ts";
-import { isQuickCloser, scanBareNumber, scanCompoundWord } from "./fast_paths.ts";
+import { amountTokens, cardToken, currencyOf, ibanToken, phoneToken } from "./entity_grammar.ts";
+import { balanced, isCloser, isWordChar, plainTokens, scanLinks, type TokenSink } from "./scan_links.ts";
+import {
+  charKind,
+  FNV_OFFSET,
+  FNV_PRIME,
+  isDigits,
+  type PlainSink,
+  WORD_LOWER,
+  wordEnd,
+  WordWindow,
+} from "./word_window.ts";
+import { isQuickCloser, scanFastWord } from "./fast_paths.ts";
 import { scanSwitches } from "./_scan_switches.ts";
 import { foldText, joinSpacedAt } from "./fold_text.ts";
 import { decodeCharacterReferences } from "./character_references.ts";
 
 export type { TokenSink } from "./scan_links.ts";
+export type { PlainSink } from "./word_window.ts";
 
 const PLAIN_WORD = /^[\p{L}\p{M}]+$/u;
 const OPENERS = new Set([..."('‘“«‹„:=*•·,;~¡¿‣◦▪►→"]);
@@ -33,17 +43,6 @@ const AREA_CODE = /^\(\d{2,5}\)/;
 const PHONE_PART = /^\(?\d{1,5}\)?(?:[-.]\d{1,5})*$/;
 
 /**
- * Receives a plain word as `text[start, end)`, ASCII and Latin-1 letters only, to be read lowercased as `WORD_LOWER`
- * says, with `hash`, the 32-bit FNV-1a hash of its lowercased UTF-16 codes (so an interning table need not read it
- * twice).
- */
-export type PlainSink = (text: string, start: number, end: number, hash: number) => void;
-
-/** FNV-1a's offset basis and prime, as {@linkcode PlainSink} hashes. */
-export const FNV_OFFSET = 0x811c9dc5;
-export const FNV_PRIME = 0x01000193;
-
-/**
  * Send every token of `text` to `sink`, in order. A plain word (ASCII and Latin-1 letters only, see `WORD_LOWER`)
  * goes to `plain` when given, as its place in the folded text, so a caller that interns tokens need not cut it out.
  */
@@ -51,7 +50,9 @@ export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void
   const folded = joinSpacedAt(renderedText(text));
   const emit = plain ?? ((from: string, start: number, end: number) => sink(from.slice(start, end).toLowerCase()));
   const window = SPARE_WINDOWS.pop() ?? new WordWindow();
-  const lowerOf = scanSwitches.latinWords ? WORD_LOWER : ASCII_WORD_LOWER;
+  const fast = scanSwitches.fastPaths;
+  // Without the fast paths, only ASCII letters make a plain word here.
+  const lowerOf = fast ? WORD_LOWER : ASCII_LOWER;
   const length = folded.length;
   let i = 0;
   while (i < length) {
@@ -82,17 +83,9 @@ export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void
       for (let j = letters; j < end; j++) sink(folded[j]);
       continue;
     }
-    if (end === length && end - start < 8 && isDigits(folded, start, end)) {
-      // A short whole number that ends the text (a JSON number, an id) joins nothing: what typedTokens reads.
-      const digits = folded.slice(start, end);
-      sink(`num:${digits}`, digits);
-      break;
-    }
-    if (
-      (scanSwitches.bareNumbers && scanBareNumber(folded, start, end, sink)) ||
-      (scanSwitches.compoundWords && scanCompoundWord(folded, start, end, sink))
-    ) {
-      i = end;
+    const read = fast ? scanFastWord(folded, start, letters, end, sink, emit) : -1;
+    if (read >= 0) {
+      i = read;
       continue;
     }
     window.reset(folded, start, end);
@@ -113,14 +106,8 @@ function renderedText(text: string): string {
   return decoded === folded ? folded : foldText(decoded);
 }
 
-/** Whether `text[start, end)` is ASCII digits only. */
-function isDigits(text: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 48 || code > 57) return false;
-  }
-  return true;
-}
+/** {@linkcode WORD_LOWER} for ASCII letters only (what the scanner reads as a plain word without its fast paths). */
+const ASCII_LOWER = WORD_LOWER.map((lower, code) => code < 128 ? lower : 0);
 
 /** Windows to reuse, so that scanning a short text (a JSON leaf) allocates none; a sink that scans again takes another. */
 const SPARE_WINDOWS: WordWindow[] = [];
@@ -131,14 +118,21 @@ const SPARE_WINDOWS: WordWindow[] = [];
  */
 function scanFirst(words: WordWindow, sink: TokenSink): number {
   const word = words.at(0)!;
-  if (!startsWithAsciiNonLetter(word) && PLAIN_WORD.test(word)) {
-    const lower = word.toLowerCase();
-    const code = lower.length === 3 && word === word.toUpperCase() && currencyOf(lower);
-    if (code && joinCurrency(words, 0, lower, sink)) return 1;
-    sink(lower);
-    return 0;
-  }
-  return scanWord(words, 0, sink);
+  return isLetters(word) ? scanLetters(words, 0, word, true, sink) : scanWord(words, 0, sink);
+}
+
+/** Whether `text` is letters and marks only. */
+function isLetters(text: string): boolean {
+  return !startsWithAsciiNonLetter(text) && PLAIN_WORD.test(text);
+}
+
+/** Scan `words[i]`'s core of letters: a word, or a currency code that may join the amount after it when `open`. */
+function scanLetters(words: WordWindow, i: number, core: string, open: boolean, sink: TokenSink): number {
+  const lower = core.toLowerCase();
+  const code = open && lower.length === 3 && core === core.toUpperCase() && currencyOf(lower);
+  if (code && joinCurrency(words, i, lower, sink)) return 1;
+  sink(lower);
+  return 0;
 }
 
 /** Scan `words[i]`; returns how many following words it consumed. */
@@ -166,13 +160,7 @@ function scanWord(words: WordWindow, i: number, sink: TokenSink): number {
 }
 
 function scanCore(words: WordWindow, i: number, core: string, open: boolean, sink: TokenSink): number {
-  if (!startsWithAsciiNonLetter(core) && PLAIN_WORD.test(core)) {
-    const lower = core.toLowerCase();
-    const code = open && lower.length === 3 && core === core.toUpperCase() && currencyOf(lower);
-    if (code && joinCurrency(words, i, lower, sink)) return 1;
-    sink(lower);
-    return 0;
-  }
+  if (isLetters(core)) return scanLetters(words, i, core, open, sink);
   const lower = core.toLowerCase();
   if (open && words.at(i + 1) !== undefined) {
     const joined = joinForms(words, i, lower, sink);
@@ -230,9 +218,7 @@ function typedTokens(lower: string): readonly string[] | undefined {
 function joinForms(words: WordWindow, i: number, lower: string, sink: TokenSink): number {
   const raw = words.at(i)!;
   if (lower.length === 4 && IBAN_HEAD.test(lower)) {
-    const found = scanSwitches.ibanJoins
-      ? longestIbanJoin(words, i, lower)
-      : longestJoin(words, i, lower, 8, (part) => IBAN_GROUP.test(part), ibanToken, "");
+    const found = longestJoin(words, i, lower, 8, (part) => IBAN_GROUP.test(part), ibanToken, "");
     if (found) return emitJoined(found, sink);
   }
   if (lower.length === 4 && isDigits(lower, 0, 4)) {
@@ -250,12 +236,7 @@ function joinForms(words: WordWindow, i: number, lower: string, sink: TokenSink)
     const next = strip(words.at(i + 1)!);
     const written = next.core.length === 3 ? next.core === next.core.toUpperCase() : next.core.length === 1;
     const code = next.before === "" && written ? currencyOf(next.core.toLowerCase()) : undefined;
-    if (code) {
-      sink(`cur:${code}`, `${raw} ${next.core}`);
-      sink(amount[0], `${raw} ${next.core}`);
-      for (const char of next.after) sink(char);
-      return 1;
-    }
+    if (code) return emitAmount(code, amount[0], `${raw} ${next.core}`, next.after, sink);
   }
   return -1;
 }
@@ -267,11 +248,15 @@ function joinCurrency(words: WordWindow, i: number, lower: string, sink: TokenSi
   if (next.before !== "") return false;
   const amount = amountTokens(next.core.toLowerCase());
   if (!amount || amount.length !== 1) return false;
-  const raw = `${words.at(i)} ${next.core}`;
-  sink(`cur:${currencyOf(lower)}`, raw);
-  sink(amount[0], raw);
-  for (const char of next.after) sink(char);
-  return true;
+  return emitAmount(currencyOf(lower)!, amount[0], `${words.at(i)} ${next.core}`, next.after, sink) > 0;
+}
+
+/** A currency code and an amount written as `raw`, then the marks `after` them; returns the words it joined (1). */
+function emitAmount(code: string, amount: string, raw: string, after: string, sink: TokenSink): number {
+  sink(`cur:${code}`, raw);
+  sink(amount, raw);
+  for (const char of after) sink(char);
+  return 1;
 }
 
 interface Joined {
@@ -324,35 +309,6 @@ function followingParts(
   return parts;
 }
 
-/**
- * `longestJoin` for a grouped IBAN, in one pass: the check's remainder is carried from group to group and finished
- * with the four head characters for each length an IBAN may have (15 to 34), instead of joining and checking the
- * text again for every number of groups. Gives what `longestJoin` with `ibanToken` gives (a property test compares).
- */
-function longestIbanJoin(words: WordWindow, i: number, head: string): Joined | undefined {
-  const parts = followingParts(words, i, 8, (part) => IBAN_GROUP.test(part));
-  let remainder = 0;
-  let length = 4;
-  let longest = 0;
-  for (let n = 1; n <= parts.length; n++) {
-    const core = parts[n - 1].core;
-    for (let k = 0; k < core.length; k++) remainder = ibanStep(remainder, core.charCodeAt(k));
-    length += core.length;
-    if (length < 15 || length > 34) continue;
-    let finished = remainder;
-    for (let k = 0; k < 4; k++) finished = ibanStep(finished, head.charCodeAt(k));
-    if (finished === 1) longest = n;
-  }
-  if (longest === 0) return undefined;
-  const cores = parts.slice(0, longest).map((part) => part.core);
-  return {
-    token: `iban:${head}${cores.join("")}`,
-    extra: longest,
-    raw: [words.at(i)!, ...cores].join(" "),
-    after: parts[longest - 1].after,
-  };
-}
-
 function emitJoined(found: Joined, sink: TokenSink): number {
   sink(found.token, found.raw);
   for (const char of found.after) sink(char);
@@ -364,7 +320,7 @@ function strip(word: string, keepOpeners = false): { core: string; before: strin
   let start = 0;
   let end = word.length;
   while (start < end && keepOpeners === false && OPENERS.has(word[start])) start++;
-  while (end > start && CLOSERS.has(word[end - 1])) {
+  while (end > start && isCloser(word.charCodeAt(end - 1))) {
     if (word[end - 1] === ")" && balanced(word, start, end)) break;
     end--;
   }

@@ -220,7 +220,7 @@ export class TokenStream {
 
 /** FNV-1a over the ids, folded to 26 bits and combined with the rank (a small integer key). */
 function fieldKey(ids: Int32Array, rank: number, length: number = ids.length): number {
-  let hash = 0x811c9dc5;
+  let hash = 0x811c9dc5 | 0;
   for (let i = 0; i < length; i++) hash = Math.imul(hash ^ ids[i], 0x01000193);
   return ((hash >>> 6) & 0x3ffffff) * RANKS + rank;
 }

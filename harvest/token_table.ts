@@ -15,8 +15,7 @@
  * @module
  */
 
-import { FNV_OFFSET, FNV_PRIME } from "./scan_text.ts";
-import { WORD_LOWER } from "./word_window.ts";
+import { FNV_OFFSET, FNV_PRIME, TOKEN_LOWER } from "./word_window.ts";
 import { type GrowableArray, growArray, releaseArray } from "./grow_array.ts";
 
 /**
@@ -48,10 +47,11 @@ export class TokenTable {
   #hashes = new Int32Array(256);
   /** id + 1 per slot; 0 is an empty slot. Always at most half full. */
   #slots = new Int32Array(512);
-  /** Scratch room for the digits of a whole number (see `internInteger`). */
-  readonly #digits = new Uint16Array(16);
   /** id + 1 of each one-character ASCII token interned so far (punctuation recurs everywhere), 0 when none. */
   #ascii = new Int32Array(128);
+  /** The hash of the token `#probe` read last, and the length of the longest token held. */
+  #tailHash = 0;
+  #longest = 0;
 
   /** How many distinct tokens the table holds. */
   get size(): number {
@@ -60,46 +60,62 @@ export class TokenTable {
 
   /** The id of `token`, or `undefined` when it was never interned. */
   get(token: string): number | undefined {
-    const hash = hashOf(token);
-    const mask = this.#slots.length - 1;
-    for (let at = hash & mask;; at = (at + 1) & mask) {
-      const entry = this.#slots[at];
-      if (entry === 0) return undefined;
-      if (this.#hashes[entry - 1] === hash && this.#equals(entry - 1, token)) return entry - 1;
-    }
+    // A token longer than any held is not held (and a look-up never grows the table to read it).
+    if (token.length > this.#longest) return undefined;
+    const entry = this.#slots[this.#probe(token, false)];
+    return entry > 0 ? entry - 1 : undefined;
   }
 
   /** The id of `token`, interning it when it is new; `limit` bounds how many tokens the table may hold. */
   intern(token: string, limit: number): number {
     const single = token.length === 1 ? token.charCodeAt(0) : 128;
     if (single < 128 && this.#ascii[single] > 0) return this.#ascii[single] - 1;
-    const hash = hashOf(token);
-    const mask = this.#slots.length - 1;
-    let at = hash & mask;
-    for (;; at = (at + 1) & mask) {
-      const entry = this.#slots[at];
-      if (entry === 0) break;
-      if (this.#hashes[entry - 1] === hash && this.#equals(entry - 1, token)) {
-        if (single < 128) this.#ascii[single] = entry;
-        return entry - 1;
-      }
-    }
-    const id = this.#add(hash, at, limit, token.length);
-    let chars = this.#chars;
-    let to = this.#starts[id];
-    for (let i = 0; i < token.length; i++) {
-      const code = token.charCodeAt(i);
-      if (code > 0xff && !this.#wide) chars = this.#widen();
-      chars[to++] = code;
-    }
+    const at = this.#probe(token, true);
+    const entry = this.#slots[at];
+    const id = entry > 0 ? entry - 1 : this.#add(this.#tailHash, at, limit, token.length);
     if (single < 128) this.#ascii[single] = id + 1;
     return id;
   }
 
   /**
-   * The id of `text[start, end)` lowercased, interning it when it is new. Every character in that range must be a
-   * plain-word letter (ASCII or Latin-1, see `WORD_LOWER`), and `hash` the FNV-1a hash of the range lowercased, as the
-   * scanner gives it.
+   * The slot that holds `token`, or the empty slot where it would go (-1 when it cannot be in a table that holds
+   * Latin-1 tokens only and `widen` is false). The token is copied after the last one while it is hashed (one read of
+   * it): a new token is then in place for `#add`, with its hash in `#tailHash`, and a known one is compared with the
+   * copy.
+   */
+  #probe(token: string, widen: boolean): number {
+    const length = token.length;
+    const tail = this.#charCount;
+    if (tail + length > this.#chars.length) this.#chars = grown(this.#chars, tail + length);
+    let chars = this.#chars;
+    let hash = FNV_OFFSET;
+    for (let i = 0; i < length; i++) {
+      const code = token.charCodeAt(i);
+      if (code > 0xff && !this.#wide) {
+        if (!widen) return -1;
+        chars = this.#widen();
+      }
+      chars[tail + i] = code;
+      hash = Math.imul(hash ^ code, FNV_PRIME);
+    }
+    this.#tailHash = hash;
+    const mask = this.#slots.length - 1;
+    let at = hash & mask;
+    for (let entry = this.#slots[at]; entry !== 0; entry = this.#slots[at = (at + 1) & mask]) {
+      if (this.#hashes[entry - 1] !== hash) continue;
+      const from = this.#starts[entry - 1];
+      if (this.#starts[entry] - from !== length) continue;
+      let k = 0;
+      while (k < length && chars[from + k] === chars[tail + k]) k++;
+      if (k === length) break;
+    }
+    return at;
+  }
+
+  /**
+   * The id of `text[start, end)` lowercased, interning it when it is new. Every character in that range must be an
+   * ASCII letter or digit or a Latin-1 letter (see `TOKEN_LOWER`), and `hash` the FNV-1a hash of the range lowercased,
+   * as the scanner gives it (see `PlainSink`).
    */
   internPlainWord(text: string, start: number, end: number, hash: number, limit: number): number {
     hash |= 0;
@@ -114,63 +130,22 @@ export class TokenTable {
       if (this.#starts[entry] - from !== length) continue;
       const chars = this.#chars;
       let k = 0;
-      while (k < length && chars[from + k] === WORD_LOWER[text.charCodeAt(start + k)]) k++;
+      while (k < length && chars[from + k] === TOKEN_LOWER[text.charCodeAt(start + k)]) k++;
       if (k === length) return entry - 1;
     }
     const id = this.#add(hash, at, limit, length);
     const chars = this.#chars;
     let to = this.#starts[id];
-    for (let i = start; i < end; i++) chars[to++] = WORD_LOWER[text.charCodeAt(i)];
+    for (let i = start; i < end; i++) chars[to++] = TOKEN_LOWER[text.charCodeAt(i)];
     return id;
   }
 
   /**
    * The id of `num:N` for a whole number `value` from 0 to 2^31 - 1, interning it when it is new: the same id as
-   * `intern("num:" + value)`, without making that string.
+   * `intern("num:" + value)`.
    */
   internInteger(value: number, limit: number): number {
-    // The digits, written backwards from the end of the scratch room, after the hash of "num:".
-    const codes = this.#digits;
-    let first = codes.length;
-    let rest = value | 0;
-    do {
-      const next = (rest / 10) | 0;
-      codes[--first] = 48 + rest - next * 10;
-      rest = next;
-    } while (rest > 0);
-    const length = 4 + codes.length - first;
-    let hash = NUM_PREFIX_HASH;
-    for (let i = first; i < codes.length; i++) hash = Math.imul(hash ^ codes[i], FNV_PRIME);
-    hash |= 0;
-    const mask = this.#slots.length - 1;
-    let at = hash & mask;
-    for (;; at = (at + 1) & mask) {
-      const entry = this.#slots[at];
-      if (entry === 0) break;
-      if (this.#hashes[entry - 1] !== hash) continue;
-      const from = this.#starts[entry - 1];
-      if (this.#starts[entry] - from !== length) continue;
-      const chars = this.#chars;
-      let k = 0;
-      while (k < 4 && chars[from + k] === NUM_PREFIX[k]) k++;
-      if (k < 4) continue;
-      while (k < length && chars[from + k] === codes[first + k - 4]) k++;
-      if (k === length) return entry - 1;
-    }
-    const id = this.#add(hash, at, limit, length);
-    const to = this.#starts[id];
-    this.#chars.set(NUM_PREFIX, to);
-    this.#chars.set(codes.subarray(first), to + 4);
-    return id;
-  }
-
-  /** Whether token `id` is `token`. */
-  #equals(id: number, token: string): boolean {
-    const from = this.#starts[id];
-    if (this.#starts[id + 1] - from !== token.length) return false;
-    const chars = this.#chars;
-    for (let k = 0; k < token.length; k++) if (chars[from + k] !== token.charCodeAt(k)) return false;
-    return true;
+    return this.intern(`num:${value | 0}`, limit);
   }
 
   /** Make `#chars` two bytes a character, for a token that is not Latin-1; returns the new array. */
@@ -192,6 +167,7 @@ export class TokenTable {
     if (id + 2 > this.#starts.length) this.#starts = grown(this.#starts, id + 2);
     if (id >= this.#hashes.length) this.#hashes = grown(this.#hashes, id + 1);
     this.#charCount = start + length;
+    if (length > this.#longest) this.#longest = length;
     this.#starts[id + 1] = this.#charCount;
     this.#hashes[id] = hash;
     this.#slots[at] = id + 1;
@@ -211,17 +187,6 @@ export class TokenTable {
     releaseArray(this.#slots);
     this.#slots = slots;
   }
-}
-
-/** The codes of `num:` and the FNV-1a state after them. */
-const NUM_PREFIX = Uint16Array.from("num:", (char) => char.charCodeAt(0));
-const NUM_PREFIX_HASH = NUM_PREFIX.reduce((hash, code) => Math.imul(hash ^ code, FNV_PRIME), FNV_OFFSET);
-
-/** FNV-1a over the UTF-16 codes of `token`, as a signed 32-bit integer. */
-function hashOf(token: string): number {
-  let hash = FNV_OFFSET;
-  for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), FNV_PRIME);
-  return hash | 0;
 }
 
 /** `array` with room for at least `needed` items (doubling, so growth costs amortised constant time). */

@@ -9,6 +9,7 @@
  * @module
  */
 import { canonicalHost } from "./entity_grammar.ts";
+import { isDigits } from "./word_window.ts";
 
 const PERCENT_RUN = /(?:%[0-9a-fA-F]{2})+/g;
 /** What a host written in a link may hold when no grammar reads it: no space, quote, bracket, slash or `@`. */
@@ -48,10 +49,12 @@ export function readUrlHost(hostPort: string): UrlHost | undefined {
   const colon = hostPort.lastIndexOf(":");
   let host = hostPort;
   let port = "";
-  if (colon >= 0 && /^\d*$/.test(hostPort.slice(colon + 1))) {
-    [host, port] = [hostPort.slice(0, colon), hostPort.slice(colon + 1)];
+  if (colon >= 0 && isDigits(hostPort, colon + 1, hostPort.length)) {
+    host = hostPort.slice(0, colon);
+    port = hostPort.slice(colon + 1);
   }
-  const decoded = percentDecode(host).replace(/\.$/, "");
+  const unescaped = percentDecode(host);
+  const decoded = unescaped.endsWith(".") ? unescaped.slice(0, -1) : unescaped;
   const canonical = canonicalHost(decoded, true);
   if (canonical) return { host: canonical, port };
   return LOOSE_HOST.test(decoded) ? { host: decoded.toLowerCase(), port } : undefined;

@@ -8,6 +8,19 @@
  * @module
  */
 
+/**
+ * Receives a plain token as `text[start, end)`: ASCII letters and digits and Latin-1 letters only, to be read
+ * lowercased as {@linkcode TOKEN_LOWER} says, with `hash`, the 32-bit FNV-1a hash of its lowercased UTF-16 codes (so an
+ * interning table need not read it twice).
+ */
+export type PlainSink = (text: string, start: number, end: number, hash: number) => void;
+
+/**
+ * FNV-1a's offset basis and prime, as {@linkcode PlainSink} hashes. The basis is kept as a signed 32-bit integer (the
+ * same bits), so a hash is a small integer from its first step and never a floating-point number.
+ */
+export const FNV_OFFSET = 0x811c9dc5 | 0;
+export const FNV_PRIME = 0x01000193;
 /** What a character is, by ASCII code: 0 part of a word, 1 whitespace, 2 a word of its own. */
 const ASCII_KIND = new Uint8Array(128);
 for (const code of [9, 10, 11, 12, 13, 32]) ASCII_KIND[code] = 1;
@@ -16,15 +29,28 @@ for (const char of '"<>[]{}|\\^`') ASCII_KIND[char.charCodeAt(0)] = 2;
 /**
  * The lower case of each letter a plain word may hold, by code below 256, and 0 for every other character: ASCII
  * letters and the Latin-1 letters (U+00C0 to U+00FF but `×` and `÷`), whose lower case is one code each
- * (`À`-`Þ` add 32; `ß` and `ÿ` are their own). {@linkcode ASCII_WORD_LOWER} holds the ASCII letters only.
+ * (`À`-`Þ` add 32; `ß` and `ÿ` are their own).
  */
 export const WORD_LOWER: Uint16Array = new Uint16Array(256);
-/** {@linkcode WORD_LOWER} for ASCII letters only. */
-export const ASCII_WORD_LOWER: Uint16Array = new Uint16Array(256);
-for (let code = 65; code <= 90; code++) WORD_LOWER[code] = ASCII_WORD_LOWER[code] = code + 32;
-for (let code = 97; code <= 122; code++) WORD_LOWER[code] = ASCII_WORD_LOWER[code] = code;
+for (let code = 65; code <= 90; code++) WORD_LOWER[code] = code + 32;
+for (let code = 97; code <= 122; code++) WORD_LOWER[code] = code;
 for (let code = 0xc0; code <= 0xff; code++) {
   if (code !== 0xd7 && code !== 0xf7) WORD_LOWER[code] = code <= 0xde && code !== 0xdf ? code + 32 : code;
+}
+
+/** {@linkcode WORD_LOWER} with the ASCII digits (their own lower case): how a {@linkcode PlainSink}'s range reads. */
+export const TOKEN_LOWER: Uint16Array = WORD_LOWER.slice();
+for (let code = 48; code <= 57; code++) TOKEN_LOWER[code] = code;
+
+/** Whether `code` is an ASCII digit. */
+export function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+/** Whether `text[start, end)` is ASCII digits only (an empty range is). */
+export function isDigits(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (!isDigit(text.charCodeAt(i))) return false;
+  return true;
 }
 
 /** What the character with UTF-16 code `code` is: 0 part of a word, 1 whitespace, 2 a word of its own. */

@@ -223,18 +223,25 @@ export function engineSteps(
  */
 export async function splitStep(store: PabStore, overallUs: number, chars = 3000, steps = 400): Promise<ServeSplit> {
   const policy = benchPolicy();
+  // Each layer is timed after a warm-up run of the same steps, as the server under load runs compiled code: timed
+  // from cold, the first steps' compiling counted in the recording and doubled it.
+  engineSteps(policy, steps, chars);
   const { guard, recordingMs: recording, decisionMs: decision } = engineSteps(policy, steps, chars);
   // The host over a timed store.
   const timed = timedStore(store);
   const host = new SessionHost(policy, timed.store);
+  const hostSteps = async (id: string, session: number) => {
+    await host.message(id, "user", "Write to user0@corp.example");
+    for (let step = 0; step < steps; step++) {
+      await host.result(id, { tool: "read_inbox", args: {}, output: benchOutput(session, step, chars) });
+      await host.decide(id, { tool: "send_email", args: { to: `carol1.${step % 7}@corp.example` } });
+    }
+  };
+  await hostSteps(await host.create(), 3);
   const id = await host.create();
-  await host.message(id, "user", "Write to user0@corp.example");
   timed.reset();
   const start = performance.now();
-  for (let step = 0; step < steps; step++) {
-    await host.result(id, { tool: "read_inbox", args: {}, output: benchOutput(1, step, chars) });
-    await host.decide(id, { tool: "send_email", args: { to: `carol1.${step % 7}@corp.example` } });
-  }
+  await hostSteps(id, 1);
   const hosted = performance.now() - start;
   // The audit chain's hashing, alone: link the chain's events again.
   const chain = await store.audit(id);

@@ -57,3 +57,14 @@ for (const [workers, store, flags] of RUNS) {
     }
   });
 }
+
+Deno.test("pab bench serve --bare --json loads a bare Deno.serve and reports its floor without a split", async () => {
+  const memory = memoryIo();
+  const args = ["serve", "--json", "--bare", "--seconds", "1", "--sessions", "3", "--output-chars", "300"];
+  assert.equal(await runBench(args, memory.io, { serve: serveBench }), 0, memory.stderr());
+  const result = JSON.parse(memory.stdout());
+  assert.equal(result.bare, true);
+  assert.equal(result.load.sessions, 3);
+  assert.ok(result.load.decisions > 0 && result.load.cpuUsPerDecision > 0);
+  assert.equal(result.splitUsPerStep, undefined);
+});

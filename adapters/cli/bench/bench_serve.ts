@@ -9,6 +9,7 @@
 import { BENCH_POLICY_YAML, benchPolicy, type ServeLoad, type ServeLoadResult, splitStep } from "./serve_load.ts";
 import { type RunningServer, SessionHost, startServer, startWorkerServer } from "../../serve/mod.ts";
 import { SERVE_WORKER_MODULE, type ServeWorkerConfig } from "../commands/serve_worker.ts";
+import { startBareServer } from "./bare_server.ts";
 import { loadInWorker, type WorkerLoadWatch } from "./load_worker.ts";
 import { openStore } from "../../store/mod.ts";
 import type { Bench } from "./benchmark.ts";
@@ -34,7 +35,8 @@ client's CPU time per decision, and the split of a step's time (recording,
 decision, store and the audit hashing within it, host, JSON, HTTP) measured
 by running the same steps with fewer layers. --soak M runs M minutes with sessions made
 and deleted every 20 steps and samples RSS; --scale runs 10, 1,000 and 5,000
-live sessions with 10 clients.`,
+live sessions with 10 clients; --bare loads a bare Deno.serve that reads each body and
+answers with no pab behind it (the HTTP floor on this machine).`,
   options: {
     store: { type: "string", description: "The store: :memory: (default) or a KV file such as /tmp/pab/bench.kv" },
     sessions: { type: "integer", description: "Concurrent sessions (default 50)" },
@@ -45,6 +47,10 @@ live sessions with 10 clients.`,
     front: {
       type: "boolean",
       description: "With workers: take connections on a front thread that passes requests on (the fallback off Linux)",
+    },
+    bare: {
+      type: "boolean",
+      description: "Load a bare Deno.serve that reads each body and answers, with no pab behind it (the HTTP floor)",
     },
     crossed: {
       type: "boolean",
@@ -69,6 +75,7 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
   const workers = input.integer("workers") ?? (where === ":memory:" ? 2 : 0);
   const front = input.flag("front");
   const crossed = input.flag("crossed");
+  const bare = input.flag("bare");
   const figures: Record<string, unknown> = {
     schemaVersion: 1,
     store: where,
@@ -76,10 +83,11 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
     workers,
     front,
     crossed,
+    bare,
   };
   const say = (line: string) => input.flag("json") ? Promise.resolve() : io.stdout.write(`${line}\n`);
   const run = (load: ServeLoad, watch?: WorkerLoadWatch) =>
-    withServer(where, { workers, front }, (url) => loadInWorker(url, load, watch));
+    withServer(where, { workers, front, bare }, (url) => loadInWorker(url, load, watch));
   // CPU time over the timed load: the process's, this thread's (with workers, the main thread: a front thread's
   // work, or almost none when workers share the port; with none, the whole server) and the load client's; the
   // workers' is the rest (with the runtime's own threads).
@@ -101,6 +109,15 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
   const frontUsPerDecision = workers ? per(frontUs) : undefined;
   const perCpuSecond = Math.round(1e6 / cpuUsPerDecision);
   figures.load = { ...load, cpuUsPerDecision, perCpuSecond, clientUsPerDecision, frontUsPerDecision };
+  if (bare) {
+    await say(
+      `${
+        line(load)
+      } (bare Deno.serve); server ${cpuUsPerDecision} us of CPU per decision, load client ${clientUsPerDecision} us`,
+    );
+    if (input.flag("json")) await io.stdout.write(`${JSON.stringify(figures)}\n`);
+    return 0;
+  }
   await say(
     `${line(load)} (${where}, ${workers} workers); server ${cpuUsPerDecision} us of CPU per decision ` +
       `(${perCpuSecond} per CPU-second${
@@ -116,7 +133,7 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
   await say(
     `split per step (us): recording ${split.recordingUs}, decision ${split.decisionUs}, store ${split.storeUs} ` +
       `(audit hashing ${split.auditHashUs}), ` +
-      `host ${split.hostUs}, JSON ${split.jsonUs}, HTTP and threads ${split.httpUs}`,
+      `host ${split.hostUs}, JSON ${split.jsonUs}, the rest under load (HTTP, threads, GC, caches) ${split.httpUs}`,
   );
   const soak = input.integer("soak-minutes");
   if (soak) {
@@ -186,13 +203,16 @@ async function withPath<T>(where: string, task: (path: string) => Promise<T>): P
   }
 }
 
-/** Serve the bench policy on a fresh store: on `workers` worker threads (behind a front thread with `front`), or on this thread (0). */
+/**
+ * Serve the bench policy on a fresh store: on `workers` worker threads (behind a front thread with `front`), or on this
+ * thread (0); with `bare`, a bare Deno.serve with no pab behind it.
+ */
 function withServer<T>(
   where: string,
-  { workers, front }: { workers: number; front: boolean },
+  { workers, front, bare = false }: { workers: number; front: boolean; bare?: boolean },
   task: (url: string) => Promise<T>,
 ): Promise<T> {
-  const serve = async (start: () => Promise<RunningServer>) => {
+  const serve = async (start: () => Promise<Pick<RunningServer, "url" | "shutdown">>) => {
     const server = await start();
     try {
       return await task(server.url);
@@ -200,6 +220,7 @@ function withServer<T>(
       await server.shutdown();
     }
   };
+  if (bare) return serve(() => Promise.resolve(startBareServer()));
   if (workers === 0) {
     return withStore(
       where,

@@ -19,6 +19,7 @@ import type {
 } from "./pab_store.ts";
 import { parseJson } from "../json/mod.ts";
 import { linkInput } from "./_input_link.ts";
+import { longestString, shareInputText } from "./_memory_text.ts";
 import { StoreError } from "./store_error.ts";
 
 const MAX_KEYS = 100;
@@ -145,7 +146,7 @@ export class MemoryStore implements PabStore {
     if (commit) this.effects(commit.ledger).commit(commit.keys, commit.holder);
     inputs.push(JSON.stringify(input));
     this.#inputs.set(session, inputs);
-    this.#chain(session, linkInput(audit, seq));
+    inputs[seq] = inputText(input, inputs[seq], this.#chain(session, linkInput(audit, seq)));
     return Promise.resolve(true);
   }
 
@@ -216,12 +217,16 @@ export class MemoryStore implements PabStore {
       effects.release(record.checks, record.holder);
     }
     effects.release(record.keys, record.holder);
+    const inputs = this.#inputs.get(session) ?? [];
     if (finish.input) {
-      const inputs = this.#inputs.get(session) ?? [];
       inputs.push(JSON.stringify(finish.input.input));
       this.#inputs.set(session, inputs);
     }
-    this.#chain(session, finish.input ? linkInput(finish.audit ?? [], finish.input.seq) : finish.audit ?? []);
+    const texts = this.#chain(
+      session,
+      finish.input ? linkInput(finish.audit ?? [], finish.input.seq) : finish.audit ?? [],
+    );
+    if (finish.input) inputs[inputs.length - 1] = inputText(finish.input.input, inputs[inputs.length - 1], texts);
     return Promise.resolve("finished");
   }
 
@@ -318,4 +323,14 @@ export class MemoryStore implements PabStore {
 
   /** Nothing to close. */
   close(): void {}
+}
+
+/** An input's JSON `text`, sharing its longest string with the audit record (of `records`, the step's) that holds it too. */
+function inputText(input: SessionInput, text: string, records: readonly string[]): string {
+  const longest = longestString(input.kind === "result" ? input.output : input.kind === "ruling" ? "" : input.text);
+  for (let i = records.length - 1; i >= 0; i--) {
+    const shared = shareInputText(text, longest, records[i]);
+    if (shared !== undefined) return shared;
+  }
+  return text;
 }

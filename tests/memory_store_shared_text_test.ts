@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { type AuditEvent, linkText, verifyRecords } from "../adapters/audit/mod.ts";
 import { MemoryStore, type SessionInput } from "../adapters/store/mod.ts";
-import { longestString, shareInputText } from "../adapters/store/_memory_text.ts";
+import { shareInputText } from "../adapters/store/_memory_text.ts";
+import { sharedSource } from "../adapters/store/_kv_shared.ts";
 
 const AT = "2026-12-01T16:00:00.000Z";
 
@@ -51,10 +52,10 @@ Deno.test("shareInputText() gives the input's JSON character for character, or u
     fc.property(step, fc.boolean(), (generated, carries) => {
       const input = JSON.parse(JSON.stringify(generated)) as SessionInput;
       const text = JSON.stringify(input);
-      const longest = longestString(input.kind === "result" ? input.output : input.kind === "ruling" ? "" : input.text);
+      const longest = sharedSource(0, input, text)?.longest;
       for (const event of eventsOf(input, carries)) {
         const record = linkText("s", undefined, event).text;
-        const shared = shareInputText(text, longest, record);
+        const shared = longest === undefined ? undefined : shareInputText(text, longest, record);
         if (shared !== undefined) assert.equal(shared, text, `${sharing++} shared before`);
       }
     }),
@@ -70,7 +71,11 @@ Deno.test("shareInputText() shares a long output held by the record, escaped or 
     const record = linkText("s", undefined, eventsOf(input, true)[0]).text;
     assert.equal(shareInputText(text, output, record), text);
     assert.equal(shareInputText(text, output, linkText("s", undefined, { kind: "ledger", at: AT }).text), undefined);
-    assert.equal(shareInputText(text, output.slice(0, 100), record), undefined, "a short piece is kept twice");
+    assert.equal(
+      sharedSource(0, { ...input, output: output.slice(0, 100) }, text),
+      undefined,
+      "a short piece is kept twice",
+    );
   }
 });
 

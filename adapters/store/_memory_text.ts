@@ -4,15 +4,11 @@
 // it: the same characters (the piece is searched in both texts, so it is equal by construction), held once. The record
 // never points at the input, so trimming a chain or dropping inputs frees what either kept alone.
 
-/** Shorter pieces are kept twice (the pieces around them cost about as much). */
-const SHARE_MIN = 512;
-
 /**
  * `text` (an input's JSON) built to share its longest string's JSON with `record` (its audit record's text), equal to
- * `text` character for character; undefined when the piece is short or the record does not hold it.
+ * `text` character for character; undefined when the record does not hold that piece.
  */
 export function shareInputText(text: string, longest: string, record: string): string | undefined {
-  if (longest.length < SHARE_MIN) return undefined;
   // A string's JSON is the string between quotes when JSON escapes nothing in it (searched first: no second JSON).
   for (let attempt = 0; attempt < 2; attempt++) {
     const piece = attempt === 0 ? longest : JSON.stringify(longest);
@@ -23,21 +19,6 @@ export function shareInputText(text: string, longest: string, record: string): s
       ownCopy(text.slice(at + piece.length));
   }
   return undefined;
-}
-
-/** The longest string in a JSON value ("" if none), walked without recursion. */
-export function longestString(value: unknown): string {
-  let longest = "";
-  const stack = [value];
-  while (stack.length) {
-    const next = stack.pop();
-    if (typeof next === "string") {
-      if (next.length > longest.length) longest = next;
-    } else if (next !== null && typeof next === "object") {
-      for (const item of Array.isArray(next) ? next : Object.values(next)) stack.push(item);
-    }
-  }
-  return longest;
 }
 
 /**

@@ -19,7 +19,8 @@ import type {
 } from "./pab_store.ts";
 import { parseJson } from "../json/mod.ts";
 import { linkInput } from "./_input_link.ts";
-import { longestString, shareInputText } from "./_memory_text.ts";
+import { shareInputText } from "./_memory_text.ts";
+import { sharedSource } from "./_kv_shared.ts";
 import { StoreError } from "./store_error.ts";
 
 const MAX_KEYS = 100;
@@ -327,8 +328,9 @@ export class MemoryStore implements PabStore {
 
 /** An input's JSON `text`, sharing its longest string with the audit record (of `records`, the step's) that holds it too. */
 function inputText(input: SessionInput, text: string, records: readonly string[]): string {
-  const longest = longestString(input.kind === "result" ? input.output : input.kind === "ruling" ? "" : input.text);
-  for (let i = records.length - 1; i >= 0; i--) {
+  // The piece a KV store shares too: the longest string of the output or message, if it is long enough to matter.
+  const longest = sharedSource(0, input, text)?.longest;
+  for (let i = records.length - 1; longest !== undefined && i >= 0; i--) {
     const shared = shareInputText(text, longest, records[i]);
     if (shared !== undefined) return shared;
   }

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { longTexts, outputsOf } from "./_shared_text_arbitraries.ts";
 import { type AuditEvent, linkText, verifyRecords } from "../adapters/audit/mod.ts";
 import { MemoryStore, type SessionInput } from "../adapters/store/mod.ts";
 import { shareInputText } from "../adapters/store/_memory_text.ts";
@@ -13,15 +14,8 @@ import { sharedSource } from "../adapters/store/_kv_shared.ts";
 const AT = "2026-12-01T16:00:00.000Z";
 
 /** Strings around the sharing threshold with any characters, lone surrogates and JSON escapes included. */
-const longText = fc.tuple(fc.string({ unit: "binary", maxLength: 40 }), fc.integer({ min: 0, max: 1500 })).map((
-  [seed, times],
-) => (seed || "x").repeat(Math.ceil((times + 1) / (seed.length || 1))).slice(0, times + 1));
-
-const output = fc.oneof(
-  longText,
-  fc.record({ content: fc.array(fc.record({ type: fc.constant("text"), text: longText }), { maxLength: 3 }) }),
-  fc.dictionary(fc.string({ maxLength: 5 }), fc.oneof(longText, fc.integer(), fc.constant(null)), { maxKeys: 4 }),
-);
+const longText = longTexts(1500);
+const output = outputsOf(longText);
 
 const step = fc.oneof(
   fc.record({

@@ -30,6 +30,8 @@ for (const [workers, store, flags] of RUNS) {
       "3",
       "--output-chars",
       "300",
+      "--warmup-seconds",
+      workers === "0" && !store ? "1" : "0",
       "--workers",
       workers,
       ...flags,
@@ -42,6 +44,7 @@ for (const [workers, store, flags] of RUNS) {
       assert.equal(result.workers, Number(workers));
       assert.equal(result.front, flags.includes("--front"));
       assert.equal(result.crossed, flags.includes("--crossed"));
+      assert.equal(result.warmupSeconds, workers === "0" && !store ? 1 : 0);
       assert.equal(result.load.sessions, 3);
       assert.ok(result.load.decisions > 0 && result.load.perSecond > 0);
       assert.ok(result.load.p99Ms >= result.load.p50Ms);
@@ -60,7 +63,19 @@ for (const [workers, store, flags] of RUNS) {
 
 Deno.test("pab bench serve --bare --json loads a bare Deno.serve and reports its floor without a split", async () => {
   const memory = memoryIo();
-  const args = ["serve", "--json", "--bare", "--seconds", "1", "--sessions", "3", "--output-chars", "300"];
+  const args = [
+    "serve",
+    "--json",
+    "--bare",
+    "--seconds",
+    "1",
+    "--warmup-seconds",
+    "1",
+    "--sessions",
+    "3",
+    "--output-chars",
+    "300",
+  ];
   assert.equal(await runBench(args, memory.io, { serve: serveBench }), 0, memory.stderr());
   const result = JSON.parse(memory.stdout());
   assert.equal(result.bare, true);

@@ -38,7 +38,9 @@ export function startBareServer(): BareServer {
   let sessions = 0;
   const server = Deno.serve({ hostname: "localhost", port: 0, onListen() {} }, async (request) => {
     const path = new URL(request.url).pathname;
-    const body = await request.json();
+    // A DELETE (the warm-up's sessions going) has no body.
+    const text = await request.text();
+    const body = text ? JSON.parse(text) : {};
     if (path === "/v1/sessions") return Response.json({ session: `s_${sessions++}`, token: "bare" }, { status: 201 });
     if (path.endsWith("/decide")) return Response.json({ decision: { tool: body.tool, args: body.args } });
     return Response.json({ ok: true });

@@ -29,7 +29,9 @@ const command = defineCommand({
   description: `Start pab serve in this process (--workers N worker threads; 0 serves on
 the main thread; default 2 in memory, 0 on a KV file) and load it over HTTP from a client on its own
 thread (keep-alive connections, one per session): N sessions, each step
-recording a tool output (--output-chars, default 3000) and deciding a call.
+recording a tool output (--output-chars, default 3000) and deciding a call,
+timed after a warm-up (--warmup-seconds, default 3) on sessions of its own
+that are deleted before the timed sessions are made.
 Prints decisions per second, p50 and p99 step latency, the server's and the
 client's CPU time per decision, and the split of a step's time (recording,
 decision, store and the audit hashing within it, host, JSON, HTTP) measured
@@ -57,6 +59,11 @@ answers with no pab behind it (the HTTP floor on this machine).`,
       description: "Use each session over another connection than the one that made it (measures the hand-over)",
     },
     seconds: { type: "integer", description: "Seconds of load (default 10)" },
+    "warmup-seconds": {
+      type: "integer",
+      description:
+        "Seconds of load on sessions of their own, deleted after, before the timed load (default 3; 0: none)",
+    },
     "output-chars": { type: "integer", description: "Characters of tool output per decision (default 3000)" },
     "soak-minutes": { type: "integer", description: "Also soak for this many minutes and report RSS" },
     scale: { type: "boolean", description: "Also measure throughput at 10, 1,000 and 5,000 live sessions" },
@@ -71,6 +78,7 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
   const chars = input.integer("output-chars") ?? 3000;
   const sessions = input.integer("sessions") ?? 50;
   const seconds = input.integer("seconds") ?? 10;
+  const warmupSeconds = input.integer("warmup-seconds") ?? 3;
   // On a KV file, workers each commit on their own handle (SQLite takes one writer at a time): one thread is faster.
   const workers = input.integer("workers") ?? (where === ":memory:" ? 2 : 0);
   const front = input.flag("front");
@@ -84,6 +92,7 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
     front,
     crossed,
     bare,
+    warmupSeconds,
   };
   const say = (line: string) => input.flag("json") ? Promise.resolve() : io.stdout.write(`${line}\n`);
   const run = (load: ServeLoad, watch?: WorkerLoadWatch) =>
@@ -95,7 +104,7 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
   let front0 = process.threadCpuUsage();
   let processUs = 0;
   let frontUs = 0;
-  const { result: load, clientCpuUs } = await run({ sessions, seconds, outputChars: chars, crossed }, {
+  const { result: load, clientCpuUs } = await run({ sessions, seconds, outputChars: chars, crossed, warmupSeconds }, {
     onStart: () => [process0, front0] = [process.cpuUsage(), process.threadCpuUsage()],
     onEnd: () => {
       const [all, front] = [process.cpuUsage(process0), process.threadCpuUsage(front0)];

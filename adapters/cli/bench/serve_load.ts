@@ -32,6 +32,8 @@ export interface ServeLoad {
    * a port, a request then reaches another worker than its session's about (N-1)/N of the time, and is handed over).
    */
   readonly crossed?: boolean;
+  /** Seconds of load on sessions of their own before the timed load, deleted after it (default 0: none). */
+  readonly warmupSeconds?: number;
   /** Delete each session after this many steps and make a new one (default: never). */
   readonly churn?: number;
   /** Called when the timed load starts (the sessions are made). */
@@ -119,7 +121,7 @@ export async function loadServer(base: string, load: ServeLoad = {}): Promise<Se
   const chars = load.outputChars ?? 3000;
   const clients = Math.min(sessions, load.clients ?? sessions);
   const connections = await Promise.all(Array.from({ length: clients }, () => HttpConnection.open(port)));
-  const open = async (connection: HttpConnection, i: number) => {
+  const open = async (connection: HttpConnection, i: number): Promise<LoadSession> => {
     const made = await post(connection, "/v1/sessions", {});
     if (typeof made.token !== "string") throw new Error(`Cannot make a session: ${JSON.stringify(made)}`);
     const session = { id: String(made.session), token: made.token, n: i, steps: 0 };
@@ -131,47 +133,85 @@ export async function loadServer(base: string, load: ServeLoad = {}): Promise<Se
     return session;
   };
   // Each client makes its share of the sessions, one at a time.
-  const shares = await Promise.all(connections.map(async (connection, client) => {
-    const mine = [];
-    for (let i = client; i < sessions; i += clients) mine.push(await open(connection, i));
-    return mine;
-  }));
-  const latencies: number[] = [];
-  load.onStart?.();
-  const started = performance.now();
-  const deadline = started + (load.seconds ?? 10) * 1000;
-  const tick = load.onTick ? setInterval(() => load.onTick?.(latencies.length), 1000) : undefined;
-  try {
-    await Promise.all(shares.map(async (mine, client) => {
-      const connection = connections[load.crossed ? (client + 1) % clients : client];
-      for (let step = 0; step < (load.steps ?? Infinity) && performance.now() < deadline; step++) {
-        const at = step % mine.length;
-        let session = mine[at];
-        if (load.churn && session.steps >= load.churn) {
-          await remove(connection, session.id, session.token);
-          session = mine[at] = await open(connection, session.n);
-        }
-        session.steps++;
-        const i = session.n;
-        const before = performance.now();
-        const recorded = await post(connection, `/v1/sessions/${session.id}/results`, {
-          tool: "read_inbox",
-          output: benchOutput(i, step, chars),
-        }, session.token);
-        if (recorded.ok !== true) throw new Error(`The results call failed: ${JSON.stringify(recorded)}`);
-        const answer = await post(connection, `/v1/sessions/${session.id}/decide`, {
-          tool: "send_email",
-          args: { to: step % 2 ? `user${i}@corp.example` : `carol${i}.${step % 7}@corp.example` },
-        }, session.token);
-        if (!answer.decision) throw new Error(`The decide call failed: ${JSON.stringify(answer)}`);
-        latencies.push(performance.now() - before);
-      }
+  const makeShares = () =>
+    Promise.all(connections.map(async (connection, client) => {
+      const mine = [];
+      for (let i = client; i < sessions; i += clients) mine.push(await open(connection, i));
+      return mine;
     }));
+  const latencies: number[] = [];
+  const steps = { connections, chars, load, open };
+  try {
+    if (load.warmupSeconds) {
+      // Warm-up on sessions of its own, deleted after: the timed load then runs on compiled code, as a server that
+      // has been up a while does, and on sessions of the same age as without a warm-up.
+      const warm = await makeShares();
+      await stepSessions(warm, performance.now() + load.warmupSeconds * 1000, [], steps);
+      for (const [client, mine] of warm.entries()) {
+        for (const session of mine) await remove(connections[client], session.id, session.token);
+      }
+    }
+    const shares = await makeShares();
+    load.onStart?.();
+    const started = performance.now();
+    const tick = load.onTick ? setInterval(() => load.onTick?.(latencies.length), 1000) : undefined;
+    try {
+      await stepSessions(shares, started + (load.seconds ?? 10) * 1000, latencies, steps);
+    } finally {
+      clearInterval(tick);
+    }
+    return summary(sessions, latencies, (performance.now() - started) / 1000);
   } finally {
-    clearInterval(tick);
     for (const connection of connections) connection.close();
   }
-  return summary(sessions, latencies, (performance.now() - started) / 1000);
+}
+
+/** A session the load client made: its id, token, number (for its outputs) and steps taken. */
+interface LoadSession {
+  readonly id: string;
+  readonly token: string;
+  readonly n: number;
+  steps: number;
+}
+
+/** Step every client's sessions in turn until `deadline` (or `load.steps` each), pushing each step's latency. */
+async function stepSessions(
+  shares: LoadSession[][],
+  deadline: number,
+  latencies: number[],
+  { connections, chars, load, open }: {
+    readonly connections: readonly HttpConnection[];
+    readonly chars: number;
+    readonly load: ServeLoad;
+    readonly open: (connection: HttpConnection, n: number) => Promise<LoadSession>;
+  },
+): Promise<void> {
+  const clients = connections.length;
+  await Promise.all(shares.map(async (mine, client) => {
+    const connection = connections[load.crossed ? (client + 1) % clients : client];
+    for (let step = 0; step < (load.steps ?? Infinity) && performance.now() < deadline; step++) {
+      const at = step % mine.length;
+      let session = mine[at];
+      if (load.churn && session.steps >= load.churn) {
+        await remove(connection, session.id, session.token);
+        session = mine[at] = await open(connection, session.n);
+      }
+      session.steps++;
+      const i = session.n;
+      const before = performance.now();
+      const recorded = await post(connection, `/v1/sessions/${session.id}/results`, {
+        tool: "read_inbox",
+        output: benchOutput(i, step, chars),
+      }, session.token);
+      if (recorded.ok !== true) throw new Error(`The results call failed: ${JSON.stringify(recorded)}`);
+      const answer = await post(connection, `/v1/sessions/${session.id}/decide`, {
+        tool: "send_email",
+        args: { to: step % 2 ? `user${i}@corp.example` : `carol${i}.${step % 7}@corp.example` },
+      }, session.token);
+      if (!answer.decision) throw new Error(`The decide call failed: ${JSON.stringify(answer)}`);
+      latencies.push(performance.now() - before);
+    }
+  }));
 }
 
 /** Where one step's time goes, in microseconds per step, from runs with fewer layers. */

@@ -18,9 +18,9 @@ export interface WrittenString {
 }
 
 /**
- * What `write` writes of `object`, with `written.value` under `written.key` written as `written.json` rather than
- * escaped again: `write` is given a copy of `object` holding a stand-in there, and the stand-in's JSON is replaced by
- * `written.json`. Undefined (write the text whole) when `object` is not a plain object holding that string as a value
+ * What `write` writes of `object` around `written.value` (under `written.key`), so that `before + written.json + after`
+ * is that text without escaping the value again: `write` is given a copy of `object` holding a stand-in there, and the
+ * text is cut where the stand-in's JSON is. Undefined (write the text whole) when `object` is not a plain object holding that string as a value
  * of its own, or when the stand-in's JSON shows up in the text more than once (the object holds it elsewhere too): a
  * text that holds it once holds it where the string goes, so the result is what `write(object)` writes, for a writer
  * that writes a string as `JSON.stringify` does, whatever else the object holds.
@@ -32,7 +32,8 @@ export interface WrittenString {
  * const output = "line one\nline two";
  * const input = { kind: "result", output, tool: "read" };
  * const written = { key: "output", value: output, json: JSON.stringify(output) };
- * assert.equal(jsonAround(input, written, JSON.stringify), JSON.stringify(input));
+ * const around = jsonAround(input, written, JSON.stringify);
+ * assert.equal(around?.before + written.json + around?.after, JSON.stringify(input));
  * assert.equal(jsonAround({ ...input, output: "other" }, written, JSON.stringify), undefined);
  * ```
  */
@@ -40,7 +41,7 @@ export function jsonAround(
   object: object,
   written: WrittenString,
   write: (copy: Record<string, unknown>) => string | undefined,
-): string | undefined {
+): { readonly before: string; readonly after: string } | undefined {
   const prototype = Object.getPrototypeOf(object);
   if (
     (prototype !== Object.prototype && prototype !== null) ||
@@ -50,5 +51,5 @@ export function jsonAround(
   const text = write({ ...object, [written.key]: STAND_IN });
   const at = text === undefined ? -1 : text.indexOf(STAND_IN_JSON);
   if (at < 0 || text!.includes(STAND_IN_JSON, at + 1)) return undefined;
-  return text!.slice(0, at) + written.json + text!.slice(at + STAND_IN_JSON.length);
+  return { before: text!.slice(0, at), after: text!.slice(at + STAND_IN_JSON.length) };
 }

@@ -46,6 +46,19 @@ export function shareInputText(text: string, longest: string, record: string): s
   return undefined;
 }
 
+/**
+ * An input's text, `before + json + after`, holding `record`'s copy of `json` (the JSON of its long string, written
+ * once for both) when the record holds it, else its own.
+ */
+export function textAround(
+  around: { readonly before: string; readonly after: string },
+  json: string,
+  record: string,
+): string {
+  const from = indexOfLong(record, json);
+  return around.before + (from < 0 ? json : record.slice(from, from + json.length)) + around.after;
+}
+
 /** The characters of a long piece whose places are found first, each then compared whole. */
 const HEAD = 32;
 /** Places compared whole before the search falls back to `indexOf` with the whole piece. */
@@ -73,6 +86,6 @@ export function indexOfLong(text: string, piece: string): number {
  * The same characters in a string of their own: a slice of a longer text keeps that text alive (V8 shares it), so
  * the pieces around the shared one are copied (a joined string is written out whole when it is sliced).
  */
-function ownCopy(slice: string): string {
+export function ownCopy(slice: string): string {
   return `${slice} `.slice(0, -1);
 }

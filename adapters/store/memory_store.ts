@@ -19,7 +19,7 @@ import type {
 } from "./pab_store.ts";
 import { parseJson } from "../json/mod.ts";
 import { linkInput } from "./_input_link.ts";
-import { shareInputText, type WrittenPiece, writtenPiece } from "./_memory_text.ts";
+import { ownCopy, shareInputText, textAround, type WrittenPiece, writtenPiece } from "./_memory_text.ts";
 import { sharedSource } from "./_kv_shared.ts";
 import { StoreError } from "./store_error.ts";
 
@@ -308,10 +308,12 @@ export class MemoryStore implements PabStore {
     const inputs = this.#inputs.get(session) ?? [];
     const written = writtenPiece(input, events);
     const around = written && jsonAround(input, written.string, JSON.stringify);
-    const seq = inputs.push(around ?? JSON.stringify(input)) - 1;
+    const seq = inputs.push(around ? around.before + written!.string.json + around.after : JSON.stringify(input)) - 1;
     this.#inputs.set(session, inputs);
-    const texts = this.#chain(session, events, around === undefined ? undefined : written);
-    if (around === undefined) inputs[seq] = inputText(input, inputs[seq], texts);
+    const texts = this.#chain(session, events, around && written);
+    inputs[seq] = around
+      ? textAround(around, written!.string.json, texts[written!.index])
+      : inputText(input, inputs[seq], texts);
   }
 
   /** Link `events` after the chain's head and keep them (`written`'s event written around its string); returns their texts. */
@@ -322,7 +324,8 @@ export class MemoryStore implements PabStore {
     const texts: string[] = [];
     for (const [i, event] of events.entries()) {
       const linked = linkText(stream, head, event, i === written?.index ? written.string : undefined);
-      texts.push(linked.text);
+      // Kept flat: a record joined from its event's many pieces keeps every piece alive until it is read.
+      texts.push(ownCopy(linked.text));
       head = linked;
     }
     const last = { seq: head!.seq, hash: head!.hash };

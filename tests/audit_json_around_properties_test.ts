@@ -6,9 +6,10 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { canonicalJson } from "../core/mod.ts";
+import { canonicalJson, sha256Hex } from "../core/mod.ts";
 import { type AuditEvent, jsonAround, linkText } from "../adapters/audit/mod.ts";
 import { indexOfLong } from "../adapters/store/_memory_text.ts";
+import { readBack } from "./_json_read_back.ts";
 
 const AT = "2026-12-01T23:00:00.000Z";
 /** The text jsonAround() stands in with, and strings that hold it or look like it. */
@@ -102,16 +103,41 @@ Deno.test("linkText() given the written string writes the record it writes witho
   );
 });
 
-/** Texts over a few characters, so that a piece's first characters show up often where the piece is not. */
-const FEW = fc.string({ unit: fc.constantFrom("a", "b", "\ud800"), maxLength: 300 });
+/** A short unit of a few characters: texts repeating it hold a long piece's first characters in many places. */
+const UNIT = fc.string({ unit: fc.constantFrom("a", "b", "\ud800"), minLength: 1, maxLength: 3 });
+/** A text repeating a unit, with a few characters changed here and there. */
+const REPEATING = fc.tuple(UNIT, fc.integer({ min: 0, max: 120 }), fc.array(fc.tuple(fc.nat(), UNIT), { maxLength: 4 }))
+  .map(([unit, times, changes]) => {
+    let text = unit.repeat(times);
+    for (const [at, change] of changes) {
+      const place = at % (text.length + 1);
+      text = text.slice(0, place) + change + text.slice(place + 1);
+    }
+    return text;
+  });
 
 Deno.test("indexOfLong() finds what indexOf() finds (property)", () => {
   fc.assert(
-    fc.property(FEW, FEW, fc.nat(), fc.nat(), (text, extra, from, length) => {
+    fc.property(REPEATING, REPEATING, fc.nat(), fc.nat(), (text, other, from, length) => {
       const start = from % (text.length + 1);
-      const pieces = [text.slice(start, start + 20 + length % 200), extra, text.slice(start) + extra, "a".repeat(40)];
+      const pieces = [text.slice(start, start + 30 + length % 120), other, text.slice(start) + other, other + text];
       for (const piece of pieces) assert.equal(indexOfLong(text, piece), text.indexOf(piece));
     }),
-    { numRuns: 1000 },
+    { numRuns: 2000 },
   );
+});
+
+Deno.test("linkText() writes what the definition writes after a head whose seq is not a whole number", () => {
+  const event: AuditEvent = { kind: "decision", at: AT, note: "x" };
+  for (const seq of [NaN, Infinity, -Infinity, 1.5, -1, 2 ** 53]) {
+    const head = { seq, hash: "ab".repeat(32) };
+    const next = seq + 1;
+    const hash = sha256Hex(canonicalJson({ stream: "s", seq: next, prev: head.hash, event }));
+    const linked = linkText("s", head, event);
+    assert.equal(linked.hash, hash, `after seq ${seq}`);
+    assert.equal(
+      linked.text,
+      JSON.stringify({ stream: "s", seq: next, prev: head.hash, event: readBack(canonicalJson(event)), hash }),
+    );
+  }
 });

@@ -56,7 +56,7 @@ export function textAround(
   record: string,
 ): string {
   const from = indexOfLong(record, json);
-  return around.before + (from < 0 ? json : record.slice(from, from + json.length)) + around.after;
+  return ownCopy(around.before) + (from < 0 ? json : record.slice(from, from + json.length)) + ownCopy(around.after);
 }
 
 /** The characters of a long piece whose places are found first, each then compared whole. */

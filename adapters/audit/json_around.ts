@@ -20,10 +20,10 @@ export interface WrittenString {
 /**
  * What `write` writes of `object` around `written.value` (under `written.key`), so that `before + written.json + after`
  * is that text without escaping the value again: `write` is given a copy of `object` holding a stand-in there, and the
- * text is cut where the stand-in's JSON is. Undefined (write the text whole) when `object` is not a plain object holding that string as a value
- * of its own, or when the stand-in's JSON shows up in the text more than once (the object holds it elsewhere too): a
- * text that holds it once holds it where the string goes, so the result is what `write(object)` writes, for a writer
- * that writes a string as `JSON.stringify` does, whatever else the object holds.
+ * text is cut where the stand-in's JSON is. Undefined (write the text whole) when `object` is not a plain object
+ * holding that string as a value of its own, or when the stand-in's JSON shows up in the text more than once (the
+ * object holds it elsewhere too): a text that holds it once holds it where the string goes, so the result is what
+ * `write(object)` writes, for a writer that writes a string as `JSON.stringify` does, whatever else the object holds.
  *
  * @example
  * ```ts

@@ -131,7 +131,11 @@ export function linkText(
   const prevJson = JSON.stringify(prev);
   const seqJson = JSON.stringify(seq);
   const seqCanonical = Number.isFinite(seq) ? seqJson : canonicalJson(seq);
-  const hash = auditHash(unhashedText(eventJson, prevJson, seqCanonical, streamJson));
+  // The hashed text in pieces (no joined copy of the output): the event's JSON alone, or around the written string.
+  const after = unhashedAfter(prevJson, seqCanonical, streamJson);
+  const hash = around
+    ? auditHash(`{"event":${around.before}`, written!.json, around.after + after)
+    : auditHash(`{"event":`, eventJson, after);
   const text = `{"stream":${streamJson},"seq":${seqJson},"prev":${prevJson},"event":${eventJson},"hash":"${hash}"}`;
   return { seq, hash, text };
 }
@@ -154,13 +158,14 @@ export function hashRecord(record: Omit<AuditRecord, "hash">): string {
 /** The canonical JSON of a record's `{stream, seq, prev, event}`: the text its hash covers. */
 function canonicalUnhashed(record: Omit<AuditRecord, "hash">): string {
   const { stream, seq, prev, event } = record;
-  return unhashedText(canonicalJson(event), canonicalJson(prev), canonicalJson(seq), canonicalJson(stream));
+  const eventJson = canonicalJson(event);
+  return `{"event":${eventJson}${unhashedAfter(canonicalJson(prev), canonicalJson(seq), canonicalJson(stream))}`;
 }
 
 /**
- * The canonical JSON of `{stream, seq, prev, event}` (keys sorted: event, prev, seq, stream) from each one's canonical
- * JSON: written without walking the event again.
+ * What follows the event in the canonical JSON of `{stream, seq, prev, event}` (keys sorted: event, prev, seq,
+ * stream), from each one's canonical JSON: the hashed text is written around the event's, without walking it again.
  */
-function unhashedText(eventJson: string, prevJson: string, seqJson: string, streamJson: string): string {
-  return `{"event":${eventJson},"prev":${prevJson},"seq":${seqJson},"stream":${streamJson}}`;
+function unhashedAfter(prevJson: string, seqJson: string, streamJson: string): string {
+  return `,"prev":${prevJson},"seq":${seqJson},"stream":${streamJson}}`;
 }

@@ -2,13 +2,15 @@
  * A step's long string (a tool's output, a message) is escaped once and the input's and record's texts are written
  * around it: these properties pin each fast path to what it replaces, over hostile objects (keys and strings with
  * escapes, lone surrogates, the stand-in's own text, `__proto__` and `toJSON` keys): jsonAround() to JSON.stringify
- * and canonicalJson, linkText() given the written string to linkText() without it, indexOfLong() to indexOf().
+ * and canonicalJson, linkText() given the written string to linkText() without it, indexOfLong() to indexOf(), and
+ * auditHash() of a text in pieces to the reference sha256 of the text whole.
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { canonicalJson, sha256Hex } from "../core/mod.ts";
 import { type AuditEvent, jsonAround, linkText } from "../adapters/audit/mod.ts";
 import { indexOfLong } from "../adapters/store/_memory_text.ts";
+import { auditHash } from "../adapters/audit/_audit_hash.ts";
 import { readBack } from "./_json_read_back.ts";
 
 const AT = "2026-12-01T23:00:00.000Z";
@@ -140,4 +142,17 @@ Deno.test("linkText() writes what the definition writes after a head whose seq i
       JSON.stringify({ stream: "s", seq: next, prev: head.hash, event: readBack(canonicalJson(event)), hash }),
     );
   }
+});
+
+Deno.test("auditHash() of a text in pieces is the sha256 of the text whole, however it is cut (property)", () => {
+  const pairs = fc.string({ unit: fc.constantFrom("a", "é", "😀", "\ud800", "\udc00", "\u2028") });
+  fc.assert(
+    fc.property(fc.oneof(pairs, fc.string({ unit: "binary" })), fc.array(fc.nat(), { maxLength: 4 }), (text, cuts) => {
+      const places = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
+      const pieces = [0, ...places].map((from, i) => text.slice(from, [...places, text.length][i]));
+      assert.equal(pieces.join(""), text);
+      assert.equal(auditHash(...pieces), sha256Hex(text));
+    }),
+    { numRuns: 1000 },
+  );
 });

@@ -7,6 +7,7 @@
 import { canonicalJson } from "../../core/mod.ts";
 import { auditHash } from "./_audit_hash.ts";
 import { parseJson } from "../json/mod.ts";
+import { jsonAround, type WrittenString } from "./json_around.ts";
 
 /** What an audit event is about. */
 export type AuditKind =
@@ -88,6 +89,9 @@ export interface LinkedText {
  * The record that follows `head`, as the text a store keeps: the same record
  * as {@linkcode linkRecord}, with the event's canonical text hashed within
  * the record's and written as is (the record is not serialised again).
+ * `written` is a string of the event (the value of one of its keys) whose
+ * JSON the caller wrote already, as `JSON.stringify` writes it: the record is
+ * written around that JSON (the caller vouches that it is that string's).
  *
  * @example
  * ```ts
@@ -103,14 +107,18 @@ export function linkText(
   stream: string,
   head: Pick<AuditRecord, "seq" | "hash"> | undefined,
   event: AuditEvent,
+  written?: WrittenString,
 ): LinkedText {
   const seq = head ? head.seq + 1 : 0;
   const prev = head ? head.hash : GENESIS;
-  const eventJson = canonicalJson(event);
+  // A long string of the event the caller wrote as JSON already (a tool's output its input holds too) is not escaped
+  // again: the event's canonical JSON is written around it.
+  const around = written && jsonAround(event, written, canonicalJson);
+  const eventJson = around ? around.before + written!.json + around.after : canonicalJson(event);
   if (typeof stream !== "string" || typeof prev !== "string" || eventJson === undefined) {
     // Not a record JSON can hold as given (the types rule these out): the definition's own steps, its errors included.
     const plain = parseJson(eventJson as string);
-    const hash = auditHash(unhashedText(stream, seq, prev, canonicalJson(plain)));
+    const hash = auditHash(canonicalUnhashed({ stream, seq, prev, event: plain as AuditEvent }));
     return { seq, hash, text: JSON.stringify({ stream, seq, prev, event: plain, hash }) };
   }
   // The event's canonical text is a fixed point (the canonical JSON of what it reads back as is the same text, and
@@ -118,9 +126,17 @@ export function linkText(
   // definition, JSON.stringify of {stream, seq, prev, event: the read-back, hash}, writes. Pinned by
   // tests/audit_text_properties_test.ts against a faithful reader: V8's JSON.parse can misread an escaped key (V8 issue
   // 521080746, nodejs/node#63785), and the record keeps the event as given, not as misread.
-  const hash = auditHash(unhashedText(stream, seq, prev, eventJson));
-  const text = `{"stream":${JSON.stringify(stream)},"seq":${JSON.stringify(seq)},"prev":${JSON.stringify(prev)},` +
-    `"event":${eventJson},"hash":"${hash}"}`;
+  // A string's canonical JSON is its JSON, and so is a finite number's: each is written once, for both texts.
+  const streamJson = JSON.stringify(stream);
+  const prevJson = JSON.stringify(prev);
+  const seqJson = JSON.stringify(seq);
+  const seqCanonical = Number.isFinite(seq) ? seqJson : canonicalJson(seq);
+  // The hashed text in pieces (no joined copy of the output): the event's JSON alone, or around the written string.
+  const after = unhashedAfter(prevJson, seqCanonical, streamJson);
+  const hash = around
+    ? auditHash(`{"event":${around.before}`, written!.json, around.after + after)
+    : auditHash(`{"event":`, eventJson, after);
+  const text = `{"stream":${streamJson},"seq":${seqJson},"prev":${prevJson},"event":${eventJson},"hash":"${hash}"}`;
   return { seq, hash, text };
 }
 
@@ -136,15 +152,20 @@ export function linkText(
  * ```
  */
 export function hashRecord(record: Omit<AuditRecord, "hash">): string {
-  return auditHash(unhashedText(record.stream, record.seq, record.prev, canonicalJson(record.event)));
+  return auditHash(canonicalUnhashed(record));
+}
+
+/** The canonical JSON of a record's `{stream, seq, prev, event}`: the text its hash covers. */
+function canonicalUnhashed(record: Omit<AuditRecord, "hash">): string {
+  const { stream, seq, prev, event } = record;
+  const eventJson = canonicalJson(event);
+  return `{"event":${eventJson}${unhashedAfter(canonicalJson(prev), canonicalJson(seq), canonicalJson(stream))}`;
 }
 
 /**
- * The canonical JSON of `{stream, seq, prev, event}` (keys sorted: event, prev, seq, stream), from the event's
- * canonical JSON: the text a record's hash covers, written without walking the event again.
+ * What follows the event in the canonical JSON of `{stream, seq, prev, event}` (keys sorted: event, prev, seq,
+ * stream), from each one's canonical JSON: the hashed text is written around the event's, without walking it again.
  */
-function unhashedText(stream: string, seq: number, prev: string, eventJson: string): string {
-  return `{"event":${eventJson},"prev":${canonicalJson(prev)},"seq":${canonicalJson(seq)},"stream":${
-    canonicalJson(stream)
-  }}`;
+function unhashedAfter(prevJson: string, seqJson: string, streamJson: string): string {
+  return `,"prev":${prevJson},"seq":${seqJson},"stream":${streamJson}}`;
 }

@@ -47,4 +47,5 @@ export {
   signCheckpoint,
 } from "./checkpoint.ts";
 export { verifyCheckpoint, verifyHeads, verifyInputs } from "./verify_anchor.ts";
+export { jsonAround, type WrittenString } from "./json_around.ts";
 export { escapeControl, formatTimeline } from "./format_timeline.ts";

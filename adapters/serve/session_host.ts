@@ -384,7 +384,7 @@ export class SessionHost {
   /** Append the guard's ledger events so far, then `events`, to the session's chain. */
   async #audit(session: HostedSession, ...events: Omit<AuditEvent, "at">[]): Promise<void> {
     // One write for them all (a step's events are kept together).
-    await this.store.appendAuditEvents(session.record.id, this.#events(session, ...events));
+    await this.store.writeAuditEvents(session.record.id, this.#events(session, ...events));
   }
 
   /** The guard's ledger events so far, then `events`, as audit events to write with a step. */

@@ -3,6 +3,31 @@
 // before it settles. So the input's text is kept as the record's copy of that piece with the input's own text around
 // it: the same characters (the piece is searched in both texts, so it is equal by construction), held once. The record
 // never points at the input, so trimming a chain or dropping inputs frees what either kept alone.
+import type { AuditEvent, WrittenString } from "../audit/mod.ts";
+import { sharedSource } from "./_kv_shared.ts";
+import type { SessionInput } from "./pab_store.ts";
+
+/** The long string of an input written as JSON once for the input's text and its record's, and the event that holds it. */
+export interface WrittenPiece {
+  /** The position of the (last) event holding the string under the same key as the input. */
+  readonly index: number;
+  /** The string, its key and its JSON. */
+  readonly string: WrittenString;
+}
+
+/**
+ * The input's long string (the one its text shares: a tool's output or a message's text that is a string long enough
+ * to share) with its JSON, when one of `events` holds it under the same key (the last one that does); else undefined.
+ */
+export function writtenPiece(input: SessionInput, events: readonly AuditEvent[]): WrittenPiece | undefined {
+  const key = input.kind === "result" ? "output" : input.kind === "ruling" ? undefined : "text";
+  const value = key === undefined ? undefined : (input as Record<string, unknown>)[key];
+  if (typeof value !== "string" || sharedSource(0, input, "")?.longest !== value) return undefined;
+  for (let index = events.length - 1; index >= 0; index--) {
+    if (events[index][key!] === value) return { index, string: { key: key!, value, json: JSON.stringify(value) } };
+  }
+  return undefined;
+}
 
 /**
  * `text` (an input's JSON) built to share its longest string's JSON with `record` (its audit record's text), equal to
@@ -12,8 +37,8 @@ export function shareInputText(text: string, longest: string, record: string): s
   // A string's JSON is the string between quotes when JSON escapes nothing in it (searched first: no second JSON).
   for (let attempt = 0; attempt < 2; attempt++) {
     const piece = attempt === 0 ? longest : JSON.stringify(longest);
-    const at = text.indexOf(piece);
-    const from = at < 0 ? -1 : record.indexOf(piece);
+    const at = indexOfLong(text, piece);
+    const from = at < 0 ? -1 : indexOfLong(record, piece);
     if (from < 0) continue;
     return ownCopy(text.slice(0, at)) + record.slice(from, from + piece.length) +
       ownCopy(text.slice(at + piece.length));
@@ -22,9 +47,45 @@ export function shareInputText(text: string, longest: string, record: string): s
 }
 
 /**
+ * An input's text, `before + json + after`, holding `record`'s copy of `json` (the JSON of its long string, written
+ * once for both) when the record holds it, else its own.
+ */
+export function textAround(
+  around: { readonly before: string; readonly after: string },
+  json: string,
+  record: string,
+): string {
+  const from = indexOfLong(record, json);
+  return ownCopy(around.before) + (from < 0 ? json : record.slice(from, from + json.length)) + ownCopy(around.after);
+}
+
+/** The characters of a long piece whose places are found first, each then compared whole. */
+const HEAD = 32;
+/** Places compared whole before the search falls back to `indexOf` with the whole piece. */
+const TRIES = 4;
+
+/**
+ * `text.indexOf(piece)`, faster for a long piece: `indexOf` first builds its skip tables over the whole piece (a few
+ * microseconds for a 3 KB output, twice per recorded step), so the places of the piece's first characters are found
+ * instead and compared whole, the first that holds it winning; past a few that do not (a piece that repeats its own
+ * start), `indexOf` takes over from there, so hostile text costs what it cost before.
+ */
+export function indexOfLong(text: string, piece: string): number {
+  if (piece.length <= HEAD) return text.indexOf(piece);
+  const head = piece.slice(0, HEAD);
+  let at = text.indexOf(head);
+  for (let tries = 0; at >= 0 && tries < TRIES; tries++) {
+    // A slice compared with `===` is a memory compare (`startsWith` compares character by character, 50 times slower).
+    if (text.slice(at, at + piece.length) === piece) return at;
+    at = text.indexOf(head, at + 1);
+  }
+  return at < 0 ? -1 : text.indexOf(piece, at);
+}
+
+/**
  * The same characters in a string of their own: a slice of a longer text keeps that text alive (V8 shares it), so
  * the pieces around the shared one are copied (a joined string is written out whole when it is sliced).
  */
-function ownCopy(slice: string): string {
+export function ownCopy(slice: string): string {
   return `${slice} `.slice(0, -1);
 }

@@ -284,6 +284,11 @@ export class KvStore implements PabStore {
     return appended;
   }
 
+  /** Append events after the chain's current head in one write, as `appendAuditEvents` does, without reading them back. */
+  async writeAuditEvents(stream: string, events: readonly AuditEvent[]): Promise<void> {
+    if (events.length) await this.#write("append to the audit chain", stream, events, () => Promise.resolve(true));
+  }
+
   /** Drop a session's inputs, spent rulings and record (kept while it has open reservations; its audit chain, effects and open reservations stay). */
   deleteSession(id: string): Promise<void> {
     // The head this process wrote is forgotten too (a later write reads it back): an ended chain's stays in the store.

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type AuditEvent, type AuditRecord, linkText } from "../audit/mod.ts";
+import { type AuditEvent, type AuditRecord, jsonAround, linkText } from "../audit/mod.ts";
 import type {
   EffectCommit,
   FinishResult,
@@ -19,7 +19,7 @@ import type {
 } from "./pab_store.ts";
 import { parseJson } from "../json/mod.ts";
 import { linkInput } from "./_input_link.ts";
-import { shareInputText } from "./_memory_text.ts";
+import { ownCopy, shareInputText, textAround, type WrittenPiece, writtenPiece } from "./_memory_text.ts";
 import { sharedSource } from "./_kv_shared.ts";
 import { StoreError } from "./store_error.ts";
 
@@ -145,9 +145,7 @@ export class MemoryStore implements PabStore {
     const inputs = this.#inputs.get(session) ?? [];
     if (seq !== inputs.length) return Promise.resolve(false);
     if (commit) this.effects(commit.ledger).commit(commit.keys, commit.holder);
-    inputs.push(JSON.stringify(input));
-    this.#inputs.set(session, inputs);
-    inputs[seq] = inputText(input, inputs[seq], this.#chain(session, linkInput(audit, seq)));
+    this.#record(session, input, linkInput(audit, seq));
     return Promise.resolve(true);
   }
 
@@ -218,16 +216,8 @@ export class MemoryStore implements PabStore {
       effects.release(record.checks, record.holder);
     }
     effects.release(record.keys, record.holder);
-    const inputs = this.#inputs.get(session) ?? [];
-    if (finish.input) {
-      inputs.push(JSON.stringify(finish.input.input));
-      this.#inputs.set(session, inputs);
-    }
-    const texts = this.#chain(
-      session,
-      finish.input ? linkInput(finish.audit ?? [], finish.input.seq) : finish.audit ?? [],
-    );
-    if (finish.input) inputs[inputs.length - 1] = inputText(finish.input.input, inputs[inputs.length - 1], texts);
+    if (finish.input) this.#record(session, finish.input.input, linkInput(finish.audit ?? [], finish.input.seq));
+    else this.#chain(session, finish.audit ?? []);
     return Promise.resolve("finished");
   }
 
@@ -244,6 +234,12 @@ export class MemoryStore implements PabStore {
   /** Append events to a chain at once. */
   appendAuditEvents(stream: string, events: readonly AuditEvent[]): Promise<AuditRecord[]> {
     return Promise.resolve(this.#chain(stream, events).map((text) => parseJson(text) as AuditRecord));
+  }
+
+  /** Append events to a chain at once, without reading the records back. */
+  writeAuditEvents(stream: string, events: readonly AuditEvent[]): Promise<void> {
+    this.#chain(stream, events);
+    return Promise.resolve();
   }
 
   /**
@@ -303,15 +299,33 @@ export class MemoryStore implements PabStore {
     return true;
   }
 
-  /** Link `events` after the chain's head and keep them; returns their texts. */
-  #chain(stream: string, events: readonly AuditEvent[]): string[] {
+  /**
+   * Keep `input`'s text after the session's inputs and link `events` (written with it): the input's long string (its
+   * output or text) is escaped once, and both texts are written around it when an event holds it; else the input's
+   * text shares it with the record that holds it, found by search.
+   */
+  #record(session: string, input: SessionInput, events: readonly AuditEvent[]): void {
+    const inputs = this.#inputs.get(session) ?? [];
+    const written = writtenPiece(input, events);
+    const around = written && jsonAround(input, written.string, JSON.stringify);
+    const seq = inputs.push(around ? around.before + written!.string.json + around.after : JSON.stringify(input)) - 1;
+    this.#inputs.set(session, inputs);
+    const texts = this.#chain(session, events, around && written);
+    inputs[seq] = around
+      ? textAround(around, written!.string.json, texts[written!.index])
+      : inputText(input, inputs[seq], texts);
+  }
+
+  /** Link `events` after the chain's head and keep them (`written`'s event written around its string); returns their texts. */
+  #chain(stream: string, events: readonly AuditEvent[], written?: WrittenPiece): string[] {
     if (!events.length) return [];
     const chain = this.#audit.get(stream);
     let head: Pick<AuditRecord, "seq" | "hash"> | undefined = chain?.head;
     const texts: string[] = [];
-    for (const event of events) {
-      const linked = linkText(stream, head, event);
-      texts.push(linked.text);
+    for (const [i, event] of events.entries()) {
+      const linked = linkText(stream, head, event, i === written?.index ? written.string : undefined);
+      // Kept flat: a record joined from its event's many pieces keeps every piece alive until it is read.
+      texts.push(ownCopy(linked.text));
       head = linked;
     }
     const last = { seq: head!.seq, hash: head!.hash };

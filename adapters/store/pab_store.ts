@@ -181,6 +181,11 @@ export interface PabStore {
   /** Append events to a chain in one write (atomically after its current head) and return the records. */
   appendAuditEvents(stream: string, events: readonly AuditEvent[]): Promise<AuditRecord[]>;
   /**
+   * Append events to a chain as {@linkcode PabStore.appendAuditEvents} does (one write, atomically after its current
+   * head), without reading the records back: for a writer that does not use them, such as `pab serve`.
+   */
+  writeAuditEvents(stream: string, events: readonly AuditEvent[]): Promise<void>;
+  /**
    * Drop what a deleted or expired session recorded: its inputs, its spent rulings, and its record unless it has
    * open reservations. Its audit chain stays (evidence), and so do its ledger's effects and its open reservations
    * (their keys stay held: an effect whose call may have run is never given back).

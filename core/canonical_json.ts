@@ -30,7 +30,7 @@ export function canonicalJson(value: unknown): string {
 export function jsonText(value: unknown, ancestors: Ancestors): string | undefined {
   switch (typeof value) {
     case "string":
-      return quote(value);
+      return JSON.stringify(value);
     case "number":
       // JSON.stringify writes a finite number as String() does (-0 as 0).
       return Number.isFinite(value) ? String(value) : `"${value}"`;
@@ -93,19 +93,6 @@ export function refusePlain(value: object, ancestors: Ancestors): boolean {
 }
 
 /**
- * A text as JSON.stringify writes it. A short text with nothing to escape (no quote, backslash, control character or
- * surrogate) is written between quotes without the call, which costs more than the scan for most keys and values.
- */
-function quote(text: string): string {
-  if (text.length > 64) return JSON.stringify(text);
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 32 || code === 34 || code === 92 || (code & 0xf800) === 0xd800) return JSON.stringify(text);
-  }
-  return '"' + text + '"';
-}
-
-/**
  * An object's text from its keys and their values' texts (`undefined` ones left out), in the order `JSON.stringify`
  * lists an object whose keys were added in sorted order: array-index keys first, in numeric order, then the others
  * sorted by UTF-16 code units.
@@ -133,7 +120,7 @@ export function recordText(keys: readonly string[], texts: readonly (string | un
     const i = order ? order[k] : k;
     if (texts[i] === undefined) continue;
     if (json.length > 1) json += ",";
-    json += quote(keys[i]) + ":" + texts[i];
+    json += JSON.stringify(keys[i]) + ":" + texts[i];
   }
   return json + "}";
 }

@@ -1,5 +1,5 @@
 /**
- * The canonical JSON walk as it was before its fast paths (quoting without JSON.stringify, a list of ancestors, no
+ * The canonical JSON walk as it was before its fast paths (a list of ancestors, no
  * sort for sorted keys): the reference that tests/canonical_json_reference_properties_test.ts compares it with.
  */
 export function referenceText(value: unknown, ancestors: Set<object>): string | undefined {

@@ -1,5 +1,5 @@
 /**
- * canonicalJson()'s fast paths (short texts quoted without JSON.stringify, ancestors in a list for the first 32
+ * canonicalJson()'s fast paths (ancestors in a list for the first 32
  * levels and a Set below, keys already in order written without sorting) against the walk they replaced
  * (tests/_canonical_json_reference.ts): the same text, the same error, the same reads in the same order, over random
  * values with hostile keys and texts, shared (not cyclic) objects, cycles, and nesting past the list's 32 levels.
@@ -141,5 +141,26 @@ Deno.test("canonicalJson() reads each property once, in the reference walk's ord
       assert.deepEqual(reads[0], reads[1]);
     }),
     { numRuns: 1000 },
+  );
+});
+
+Deno.test("canonicalJson() stops at a cycle after the reads the reference makes, at any depth", () => {
+  fc.assert(
+    fc.property(fc.nat({ max: 70 }), fc.nat({ max: 70 }), (top, length) => {
+      const reads = [0, 0];
+      let run = 0;
+      const levels: Record<string, unknown>[] = [];
+      for (let level = 0; level <= top + length; level++) {
+        levels.push(Object.defineProperty({}, "next", {
+          get: () => (reads[run]++, level < top + length ? levels[level + 1] : levels[top]),
+          enumerable: true,
+        }));
+      }
+      const fast = outcome(canonicalJson, levels[0]);
+      run = 1;
+      assert.equal(fast, outcome(reference, levels[0]));
+      assert.deepEqual(reads[0], reads[1]);
+    }),
+    { numRuns: 200 },
   );
 });

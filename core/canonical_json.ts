@@ -98,26 +98,17 @@ export function refusePlain(value: object, ancestors: Ancestors): boolean {
  * sorted by UTF-16 code units.
  */
 export function recordText(keys: readonly string[], texts: readonly (string | undefined)[]): string {
-  let sorted = true;
-  let digits = false;
-  for (let i = 0; i < keys.length; i++) {
-    if ((keys[i].charCodeAt(0) ^ 48) < 10) digits = true;
-    else if (i && keys[i - 1] > keys[i]) sorted = false;
-  }
-  let order: number[] | undefined;
-  if (digits || !sorted) {
-    // Array-index keys first, in numeric order; then the others by code units.
-    const indices = digits ? keys.map(arrayIndex) : undefined;
-    order = [];
-    for (let i = 0; i < keys.length; i++) order.push(i);
-    order.sort((a, b) =>
-      (indices && (+(indices[a] < 0) - +(indices[b] < 0) || indices[a] - indices[b])) ||
-      (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0)
-    );
-  }
+  // Array-index keys first, in numeric order; then the others by code units.
+  const indices = keys.some((key) => (key.charCodeAt(0) ^ 48) < 10) ? keys.map(arrayIndex) : undefined;
+  const order: number[] = [];
+  for (let i = 0; i < keys.length; i++) order.push(i);
+  order.sort((a, b) =>
+    (indices && (+(indices[a] < 0) - +(indices[b] < 0) || indices[a] - indices[b])) ||
+    (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0)
+  );
   let json = "{";
   for (let k = 0; k < keys.length; k++) {
-    const i = order ? order[k] : k;
+    const i = order[k];
     if (texts[i] === undefined) continue;
     if (json.length > 1) json += ",";
     json += JSON.stringify(keys[i]) + ":" + texts[i];

@@ -239,9 +239,10 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
       branch.addSource(name, { trust, label, leaves: read, designated, echoes });
       return [];
     }
-    const leaves = typeof item.output === "string"
-      ? readLeaves(item.data !== undefined ? item.data : parseJsonObject(item.output))
-      : readLeaves(item.output);
+    // The output's JSON as read above (not parsed a second time), or the data given with it.
+    const leaves = readLeaves(
+      typeof item.output !== "string" ? item.output : item.data !== undefined ? item.data : json,
+    );
     const texts = [...(typeof item.output === "string" ? [item.output] : []), ...leaves.map((leaf) => leaf.text)];
     branch.addSource(name, { trust, label, texts, designated, echoes });
     return leaves.filter((leaf) => leaf.deep).map((leaf) => leaf.path || "(root)");

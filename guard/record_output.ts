@@ -241,7 +241,7 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
     }
     // The output's JSON as read above (not parsed a second time), or the data given with it.
     const leaves = readLeaves(
-      typeof item.output !== "string" ? item.output : item.data !== undefined ? item.data : json,
+      typeof item.output === "string" ? item.data ?? json : item.output,
     );
     const texts = [...(typeof item.output === "string" ? [item.output] : []), ...leaves.map((leaf) => leaf.text)];
     branch.addSource(name, { trust, label, texts, designated, echoes });

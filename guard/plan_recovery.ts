@@ -152,9 +152,11 @@ const RUNS_KEPT = 64;
 
 /** `evidence`, remembering each answer for the planning it serves (the sources do not change while it plans). */
 function rememberedEvidence(evidence: JudgeState["evidence"]): JudgeState["evidence"] {
-  const known = new Map<string, readonly Source[]>();
+  // Made on the first look-up: a plan that judges nothing again (most blocked calls) makes none.
+  let known: Map<string, readonly Source[]> | undefined;
   return (value, atLeast) => {
     const key = `${atLeast ?? ""}\u0000${value}`;
+    known ??= new Map();
     let sources = known.get(key);
     if (!sources) known.set(key, sources = evidence(value, atLeast));
     return sources;

@@ -112,7 +112,7 @@ export function recordOutput(context: RecordContext, tool: string, output: unkno
     // It promised structure and did not keep the promise, or JSON that does not parse (cut at a size limit, or
     // malformed): nothing in it vouches for anything, lest a cut make its fields vouch as free text.
     trust = "suspicious";
-    label = meetPartial(label, knownLabel(makeLabel(label.known.readers, "suspicious")));
+    label = suspicious(label);
   }
   const name = sourceNameOf(tool);
   // The label and the taint first: whatever happens below, what was read counts as read.

@@ -61,7 +61,7 @@ export const COPY_LENGTH_LIMIT = 1 << 24;
 export function canonicalCopy(value: unknown): CanonicalCopy {
   const copy = new CopyWalk().copy(value, 0, "");
   // The copy is this walk's own frozen plain data: its text is the original's as read once.
-  return { value: copy, json: jsonText(copy, new Set()) ?? "undefined" };
+  return { value: copy, json: jsonText(copy, []) ?? "undefined" };
 }
 
 /** The walk's state: the ancestors of the value being copied. */

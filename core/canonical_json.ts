@@ -18,16 +18,16 @@
  * ```
  */
 export function canonicalJson(value: unknown): string {
-  return jsonText(value, new Set()) as string;
+  return jsonText(value, []) as string;
 }
 
 /**
  * The canonical text of `value` (`undefined` for what an object leaves out: `undefined`, a function, a symbol), in
  * one walk that copies, freezes and names nothing, reading each property once, in `Object.keys` order; `ancestors`
  * are the objects it is inside. A `bigint` or a non-finite number is its text in quotes; `undefined` and holes in
- * arrays are `null`. On a throw `ancestors` is left as it was at the throw (a walk makes its own set).
+ * arrays are `null`. On a throw `ancestors` is left as it was at the throw (a walk makes its own).
  */
-export function jsonText(value: unknown, ancestors: Set<object>): string | undefined {
+export function jsonText(value: unknown, ancestors: Ancestors): string | undefined {
   switch (typeof value) {
     case "string":
       return JSON.stringify(value);
@@ -45,29 +45,41 @@ export function jsonText(value: unknown, ancestors: Set<object>): string | undef
       return undefined;
   }
   const isArray = refusePlain(value, ancestors);
-  ancestors.add(value);
+  // The first levels in a list (searched faster than a Set at the depths plain data has), deeper ones in a Set: a
+  // deep value costs no more than 32 comparisons per object.
+  const inner = !Array.isArray(ancestors) || ancestors.length < 32 ? ancestors : new Set(ancestors);
+  if (Array.isArray(inner)) inner.push(value);
+  else inner.add(value);
   let json = "[";
   if (isArray) {
-    const items = value as unknown[];
-    for (let i = 0, length = items.length; i < length; i++) {
-      const item = items[i];
-      json += `${i ? "," : ""}${item === undefined ? "null" : jsonText(item, ancestors) ?? "null"}`;
+    for (let i = 0, length = (value as unknown[]).length; i < length; i++) {
+      const item = (value as unknown[])[i];
+      if (i) json += ",";
+      json += item === undefined ? "null" : jsonText(item, inner) ?? "null";
     }
     json += "]";
   } else {
     const keys = Object.keys(value);
-    json = recordText(keys, keys.map((key) => jsonText((value as Record<string, unknown>)[key], ancestors)));
+    const texts: (string | undefined)[] = [];
+    for (let i = 0; i < keys.length; i++) texts.push(jsonText((value as Record<string, unknown>)[keys[i]], inner));
+    json = recordText(keys, texts);
   }
-  ancestors.delete(value);
+  if (Array.isArray(inner)) inner.pop();
+  else inner.delete(value);
   return json;
 }
+
+/** The objects a walk is inside: a list, or a Set for a deep walk. */
+export type Ancestors = object[] | Set<object>;
 
 /**
  * Whether `value` is an array; throws `TypeError` if it is among `ancestors` (a value that contains itself) or is an
  * object whose prototype is neither `Object.prototype` nor `null` (a `Date`, `Map`, boxed primitive, class instance).
  */
-export function refusePlain(value: object, ancestors: ReadonlySet<object>): boolean {
-  if (ancestors.has(value)) throw new TypeError("Cannot serialise a value that contains itself");
+export function refusePlain(value: object, ancestors: Ancestors): boolean {
+  if (Array.isArray(ancestors) ? ancestors.includes(value) : ancestors.has(value)) {
+    throw new TypeError("Cannot serialise a value that contains itself");
+  }
   if (Array.isArray(value)) return true;
   const prototype = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) {
@@ -86,25 +98,20 @@ export function refusePlain(value: object, ancestors: ReadonlySet<object>): bool
  * sorted by UTF-16 code units.
  */
 export function recordText(keys: readonly string[], texts: readonly (string | undefined)[]): string {
-  let sorted = true;
-  let digits = false;
-  for (let i = 0; i < keys.length; i++) {
-    if ((keys[i].charCodeAt(0) ^ 48) < 10) digits = true;
-    else if (i && keys[i - 1] > keys[i]) sorted = false;
-  }
-  let order: number[] | undefined;
-  if (digits || !sorted) {
-    // Array-index keys first, in numeric order; then the others by code units.
-    const indices = digits ? keys.map(arrayIndex) : undefined;
-    order = [...keys.keys()].sort((a, b) =>
-      (indices && (+(indices[a] < 0) - +(indices[b] < 0) || indices[a] - indices[b])) ||
-      (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0)
-    );
-  }
+  // Array-index keys first, in numeric order; then the others by code units.
+  const indices = keys.some((key) => (key.charCodeAt(0) ^ 48) < 10) ? keys.map(arrayIndex) : undefined;
+  const order: number[] = [];
+  for (let i = 0; i < keys.length; i++) order.push(i);
+  order.sort((a, b) =>
+    (indices && (+(indices[a] < 0) - +(indices[b] < 0) || indices[a] - indices[b])) ||
+    (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0)
+  );
   let json = "{";
   for (let k = 0; k < keys.length; k++) {
-    const i = order ? order[k] : k;
-    if (texts[i] !== undefined) json += `${json.length > 1 ? "," : ""}${JSON.stringify(keys[i])}:${texts[i]}`;
+    const i = order[k];
+    if (texts[i] === undefined) continue;
+    if (json.length > 1) json += ",";
+    json += JSON.stringify(keys[i]) + ":" + texts[i];
   }
   return json + "}";
 }

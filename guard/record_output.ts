@@ -112,7 +112,7 @@ export function recordOutput(context: RecordContext, tool: string, output: unkno
     // It promised structure and did not keep the promise, or JSON that does not parse (cut at a size limit, or
     // malformed): nothing in it vouches for anything, lest a cut make its fields vouch as free text.
     trust = "suspicious";
-    label = meetPartial(label, knownLabel(makeLabel(label.known.readers, "suspicious")));
+    label = suspicious(label);
   }
   const name = sourceNameOf(tool);
   // The label and the taint first: whatever happens below, what was read counts as read.
@@ -239,9 +239,10 @@ function indexOutput(branch: Branch, name: string, item: Indexing): string[] {
       branch.addSource(name, { trust, label, leaves: read, designated, echoes });
       return [];
     }
-    const leaves = typeof item.output === "string"
-      ? readLeaves(item.data !== undefined ? item.data : parseJsonObject(item.output))
-      : readLeaves(item.output);
+    // The output's JSON as read above (not parsed a second time), or the data given with it.
+    const leaves = readLeaves(
+      typeof item.output === "string" ? item.data ?? json : item.output,
+    );
     const texts = [...(typeof item.output === "string" ? [item.output] : []), ...leaves.map((leaf) => leaf.text)];
     branch.addSource(name, { trust, label, texts, designated, echoes });
     return leaves.filter((leaf) => leaf.deep).map((leaf) => leaf.path || "(root)");

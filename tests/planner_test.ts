@@ -208,3 +208,27 @@ Deno.test("planRecovery() with remembered look-ups and runs plans exactly the ru
     }
   }));
 });
+
+Deno.test("planRecovery() with no approvers asks the user exactly when every gap is of confirm severity", () => {
+  const policy = compilePolicy({ version: 1, tools: { pay: { output: "trusted" } } });
+  const codes = ["untrusted-argument", "invented-argument", "not-allowed", "recipient", "trust", "approval"] as const;
+  const gapArb = fc.record({
+    code: fc.constantFrom(...codes),
+    severity: fc.constantFrom("confirm", "block") as fc.Arbitrary<"confirm" | "block">,
+  });
+  fc.assert(fc.property(fc.array(gapArb, { minLength: 1, maxLength: 5 }), (drawn) => {
+    const gaps = drawn.map((gap, i) => ({ ...gap, message: `gap ${i}` }));
+    const first = { future: knownLabel(policy.top), gaps, notes: [], evidence: [] };
+    const recovery = planRecovery(
+      { state: state(policy), approvers: {}, branch: "main", depth: 3 },
+      makeToolCall("pay", {}),
+      first,
+    );
+    if (gaps.every((gap) => gap.severity === "confirm")) {
+      const covers = [...new Set(gaps.map((gap) => gap.code))];
+      assert.deepEqual(recovery, { found: true, steps: [{ kind: "ruling", approver: "user", covers }] });
+    } else {
+      assert.equal(recovery.found, false);
+    }
+  }));
+});

@@ -69,12 +69,19 @@ export class StagedWrite implements KvMutations {
 /** An upper bound of a value's stored size without copying its text (a stored text part is `{count, text}`). */
 function sizeOf(value: unknown): number {
   if (typeof value === "string") return value.length * 3 + 8;
-  const part = value as { text?: unknown; shared?: { after?: unknown } } | null;
+  const part = value as
+    | { text?: unknown; shared?: { after?: unknown }; record?: { text?: unknown; after?: unknown } }
+    | null;
   if (typeof part?.text === "string") {
-    const after = part.shared?.after;
-    return (part.text.length + (typeof after === "string" ? after.length : 0)) * 3 + 128;
+    const units = part.text.length + length(part.shared?.after) + length(part.record?.text) +
+      length(part.record?.after);
+    return units * 3 + 256;
   }
   return (JSON.stringify(value, (_, part) => typeof part === "bigint" ? String(part) : part)?.length ?? 8) * 3;
+}
+
+function length(text: unknown): number {
+  return typeof text === "string" ? text.length : 0;
 }
 
 interface Waiting {

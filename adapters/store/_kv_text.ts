@@ -1,5 +1,6 @@
 import { sha256Hex } from "../../core/mod.ts";
 import type { KvMutations } from "./_kv_batch.ts";
+import type { RowRecord } from "./_kv_row_record.ts";
 
 // Large JSON texts in Deno KV: a value may hold at most 64 KiB, so a text is
 // kept in parts of at most PART UTF-16 units (at most 60 KB serialised) under
@@ -38,6 +39,8 @@ export interface TextPart {
   readonly parts?: number;
   /** An audit record's missing piece, in its input's text (`text` is the record's text before it). */
   readonly shared?: SharedPiece;
+  /** The audit record of the input this part is the only part of, kept with it (see `_kv_row_record.ts`). */
+  readonly record?: RowRecord;
 }
 
 /** Add `text` under `key` to an atomic operation (it must not be returned from an async function: Deno's operation is a thenable that throws) (a large text goes to a blob first, outside the operation). */

@@ -11,9 +11,8 @@ import { addAudit, type HeadEntry, readChains, readHeads } from "./_kv_audit.ts"
 import { dropSession } from "./_kv_drop.ts";
 import { linkInput } from "./_input_link.ts";
 import { GroupCommitter, type KvMutations, StagedWrite } from "./_kv_batch.ts";
-import { inputKey, KvInputs } from "./_kv_inputs.ts";
+import { inputKey, KvInputs, type StagedInput } from "./_kv_inputs.ts";
 import { ReadBatcher } from "./_kv_reads.ts";
-import type { SharedSource } from "./_kv_shared.ts";
 import { Recent } from "./_kv_recent.ts";
 import { KvGate } from "./_kv_gate.ts";
 import { markStore, probeStore } from "./_kv_stamp.ts";
@@ -36,11 +35,11 @@ import { parseJson } from "../json/mod.ts";
 
 const ATTEMPTS = 200;
 
-/** The input a write appends (its audit record shares `shared` with it). */
+/** The input a write appends (its audit record joins `staged`'s row, or shares text with it). */
 interface WrittenInput {
   readonly session: string;
   readonly seq: number;
-  shared?: SharedSource;
+  staged?: StagedInput;
 }
 
 /** Options of a {@linkcode KvStore}. */
@@ -133,7 +132,7 @@ export class KvStore implements PabStore {
         session,
         linkInput(audit, seq),
         async (operation) => {
-          written.shared = await this.#inputs.add(operation, session, seq, input);
+          written.staged = await this.#inputs.add(operation, session, seq, input);
           for (const effect of new Set(commit?.keys ?? [])) {
             operation.set(
               effectKey(commit!.ledger, effect),
@@ -242,7 +241,7 @@ export class KvStore implements PabStore {
           }
           if (finish.input) {
             if ((await this.#kv.get([...inputKey(session, finish.input.seq), 0])).versionstamp !== null) return "moved";
-            written!.shared = await this.#inputs.add(operation, session, finish.input.seq, finish.input.input);
+            written!.staged = await this.#inputs.add(operation, session, finish.input.seq, finish.input.input);
           }
           return "finished";
         },
@@ -356,7 +355,10 @@ export class KvStore implements PabStore {
         const result = await build(operation);
         if (result !== true && result !== "finished") return { result };
         const known = this.#knownHeads.get(stream);
-        const { records, head } = await addAudit(this.#kv, operation, stream, audit, known, input?.shared);
+        const { records, head } = await addAudit(this.#kv, operation, stream, audit, known, input?.staged);
+        // The input's only part, with its audit record when that joined it.
+        const row = input?.staged?.row;
+        if (row) operation.set(row.key, row.value);
         // Committed with the steps other requests staged meanwhile, each still whole or not at all.
         const versionstamp = await this.#committer.commit(operation);
         if (versionstamp !== null) {

@@ -181,3 +181,77 @@ Deno.test("KvStore fails verification when a row's input changed or the row is g
     store.close();
   }
 });
+
+/** Make every commit of this process fail at random, before it writes or after (an acknowledgement lost), while `run` runs. */
+async function withFaults(random: () => number, run: () => Promise<void>): Promise<void> {
+  const prototype = Deno.AtomicOperation.prototype;
+  const commit = prototype.commit;
+  prototype.commit = async function (this: Deno.AtomicOperation) {
+    const fate = random();
+    if (fate < 0.15) throw new Error("disk I/O error (injected before the write)");
+    const result = await commit.call(this);
+    if (fate < 0.3) throw new Error("disk I/O error (injected after the write)");
+    return result;
+  };
+  try {
+    await run();
+  } finally {
+    prototype.commit = commit;
+  }
+}
+
+/** A deterministic random source (xorshift) from a fast-check seed. */
+function seeded(seed: number): () => number {
+  let state = seed || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+}
+
+Deno.test("KvStore steps failing at random points leave every stored input with its audit record and a chain that verifies", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(step, { minLength: 1, maxLength: 8 }),
+      fc.integer(),
+      fc.boolean(),
+      async (generated, seed, drop) => {
+        const steps = JSON.parse(JSON.stringify(generated)) as SessionInput[];
+        const raw = await Deno.openKv(":memory:");
+        const store = new KvStore(raw, "kv in memory");
+        try {
+          await withFaults(seeded(seed), async () => {
+            for (const input of steps) {
+              try {
+                const seq = (await store.inputs("s", 0)).length;
+                await store.appendInput("s", seq, input, eventsOf(input));
+                await store.appendAuditEvents("s", [{ kind: "decision", at: AT }]);
+              } catch (error) {
+                assert.ok(error instanceof StoreError, String(error));
+              }
+            }
+            if (drop) await store.deleteSession("s").catch((error) => assert.ok(error instanceof StoreError));
+          });
+          // A fresh handle on the same store: nothing remembered from the failed steps.
+          const again = new KvStore(raw, "kv in memory, again");
+          const [records, inputs] = [await again.audit("s"), await again.inputs("s", 0)];
+          const named = records.filter((record) => "input" in record.event).map((record) => record.event.input);
+          if (!drop) assert.deepEqual(named, inputs.map((_, i) => i), "every stored input has its record, once");
+          assert.equal(verifyRecords(records).ok, true);
+          assert.equal(verifyHeads(await again.audit(), await again.heads()).ok, true);
+          if (drop) {
+            // A deletion cut short leaves the inputs it did not drop and every record; done again, the chain stands alone.
+            await again.deleteSession("s");
+            assert.deepEqual(await again.inputs("s", 0), []);
+            assert.equal(JSON.stringify(await again.audit("s")), JSON.stringify(records));
+          }
+        } finally {
+          store.close();
+        }
+      },
+    ),
+    { numRuns: 60 },
+  );
+});

@@ -15,9 +15,10 @@ import { inputKey, KvInputs, type StagedInput } from "./_kv_inputs.ts";
 import { ReadBatcher } from "./_kv_reads.ts";
 import { Recent } from "./_kv_recent.ts";
 import { KvGate } from "./_kv_gate.ts";
+import { stageReservation } from "./_kv_reservation.ts";
 import { markStore, probeStore } from "./_kv_stamp.ts";
-import { backoff, getAll, listTexts, partText, setText } from "./_kv_text.ts";
-import { type EffectEntry, effectKey, holdKey, KvEffects, releaseStaleHolds } from "./kv_effects.ts";
+import { backoff, getAll, listTexts, partText } from "./_kv_text.ts";
+import { type EffectEntry, effectKey, KvEffects, releaseStaleHolds } from "./kv_effects.ts";
 import type {
   EffectCommit,
   FinishResult,
@@ -167,29 +168,13 @@ export class KvStore implements PabStore {
     record: ReservationRecord,
     options: { readonly spend?: readonly string[]; readonly audit?: readonly AuditEvent[] } = {},
   ): Promise<boolean> {
-    return this.#write("save a reservation", record.session, options.audit ?? [], async (operation) => {
-      const ledger = await this.#ledgerOf(record);
-      const keys = [...new Set(record.keys)];
-      const held = await getAll<EffectEntry>(this.#kv, keys.map((key) => effectKey(ledger, key)));
-      for (const entry of held) {
-        if (entry.value?.state !== "reserved" || entry.value.holder !== record.holder) {
-          throw new StoreError(
-            "ERR_STORE_WRITE",
-            `Cannot save reservation "${record.id}": its effect "${String(entry.key[3])}" is no longer held ` +
-              `(a repair released it after its process stopped; propose the call again)`,
-          );
-        }
-        operation.check(entry);
-      }
-      operation.delete(holdKey(ledger, record.holder));
-      await setText(this.#kv, operation, ["pab", "res", record.session, record.id], JSON.stringify(record));
-      for (const ruling of new Set(options.spend ?? [])) {
-        const key = ["pab", "spent", record.session, ruling];
-        if ((await this.#kv.get(key)).versionstamp !== null) return false;
-        operation.check({ key, versionstamp: null }).set(key, true);
-      }
-      return true;
-    });
+    return this.#write(
+      "save a reservation",
+      record.session,
+      options.audit ?? [],
+      async (operation) =>
+        stageReservation(this.#kv, operation, record, await this.#ledgerOf(record), options.spend ?? []),
+    );
   }
 
   /** An unfinished reservation, or undefined. */

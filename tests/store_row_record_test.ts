@@ -255,3 +255,28 @@ Deno.test("KvStore steps failing at random points leave every stored input with 
     { numRuns: 60 },
   );
 });
+
+Deno.test("KvStore keeps a record in its input's row only while the value stays one part, whatever its characters", async () => {
+  for (const unit of ["y", "é", "😀", "\u0000"]) {
+    for (const size of [28_000, 29_850, 29_990, 30_500]) {
+      const raw = await Deno.openKv(":memory:");
+      const kv = new KvStore(raw, "kv in memory");
+      const memory = await openStore(":memory:");
+      try {
+        const output = unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+        const input: SessionInput = { kind: "result", tool: "read", args: { n: size }, output };
+        for (const store of [kv, memory]) assert.equal(await store.appendInput("s", 0, input, eventsOf(input)), true);
+        const row = (await raw.get<Row>(["pab", "in", "s", 0, 0])).value!;
+        const own = await raw.get(["pab", "audit", "s", 0, 0]);
+        // Exactly one place holds the record, and a row that holds it stays within one part.
+        assert.equal(row.record !== undefined, own.versionstamp === null, `${unit} ${size}`);
+        if (row.record) assert.ok(row.text.length + row.record.text.length + (row.record.after?.length ?? 0) <= 30_000);
+        assert.equal(JSON.stringify(await kv.audit("s")), JSON.stringify(await memory.audit("s")));
+        assert.deepEqual(await kv.inputs("s", 0), [input]);
+      } finally {
+        kv.close();
+        memory.close();
+      }
+    }
+  }
+});

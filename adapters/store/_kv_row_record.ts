@@ -6,22 +6,8 @@
 // back in its place; anything in such a value this version does not know fails ERR_STORE_CORRUPT, never a wrong record.
 // Dropping a session's inputs first writes these records whole into the chain's own rows (see _kv_drop.ts).
 import { findPiece, type SharedSource } from "./_kv_shared.ts";
-import { PART, type TextPart } from "./_kv_text.ts";
+import { PART, type RowRecord, type TextPart } from "./_kv_text.ts";
 import { StoreError } from "./store_error.ts";
-
-/** An audit record kept in the row of the input it records. */
-export interface RowRecord {
-  /** Its position in its session's chain. */
-  readonly seq: number;
-  /** Its text; with `from`, its text before the piece it shares with the input. */
-  readonly text: string;
-  /** Where the shared piece starts in the input's text. */
-  readonly from?: number;
-  /** The shared piece's length. */
-  readonly length?: number;
-  /** The record's text after the shared piece. */
-  readonly after?: string;
-}
 
 /** An input staged in one part and not yet added to its write: its audit record may join its value first. */
 export interface InputRow {

@@ -1,6 +1,5 @@
 import { sha256Hex } from "../../core/mod.ts";
 import type { KvMutations } from "./_kv_batch.ts";
-import type { RowRecord } from "./_kv_row_record.ts";
 
 // Large JSON texts in Deno KV: a value may hold at most 64 KiB, so a text is
 // kept in parts of at most PART UTF-16 units (at most 60 KB serialised) under
@@ -25,6 +24,20 @@ export interface SharedPiece {
   readonly length: number;
   /** The record's text after the piece (its part's `text` is the text before it). */
   readonly after: string;
+}
+
+/** An audit record kept in the row of the input it records (see `_kv_row_record.ts`). */
+export interface RowRecord {
+  /** Its position in its session's chain. */
+  readonly seq: number;
+  /** Its text; with `from`, its text before the piece it shares with the input. */
+  readonly text: string;
+  /** Where the shared piece starts in the input's text. */
+  readonly from?: number;
+  /** The shared piece's length. */
+  readonly length?: number;
+  /** The record's text after the shared piece. */
+  readonly after?: string;
 }
 
 /** A stored part: a slice of the text, or a reference to a blob holding all of it. */

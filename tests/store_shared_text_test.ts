@@ -60,11 +60,14 @@ Deno.test("KvStore reads back records that share their input's text exactly as t
   );
 });
 
-Deno.test("KvStore keeps a 3 KB output once: the audit record's stored part holds the rest and where the output is", async () => {
+/** An output longer than one stored part (30,000 units): its record cannot be kept in the input's row, so it shares. */
+const LONG = 31_000;
+
+Deno.test("KvStore keeps a 31 KB output once: the audit record's stored part holds the rest and where the output is", async () => {
   const raw = await Deno.openKv(":memory:");
   const store = new KvStore(raw, "kv in memory");
   try {
-    const input: SessionInput = { kind: "result", tool: "read", args: {}, output: "y".repeat(3000) };
+    const input: SessionInput = { kind: "result", tool: "read", args: {}, output: "y".repeat(LONG) };
     await store.appendInput("s", 0, input, eventsOf(input));
     const part = (await raw.get<{ text: string; shared?: { after: string } }>(["pab", "audit", "s", 0, 0])).value!;
     assert.ok(part.shared, "the record refers to its input");
@@ -74,13 +77,14 @@ Deno.test("KvStore keeps a 3 KB output once: the audit record's stored part hold
   }
 });
 
-Deno.test("KvStore fails a record whose input is missing or shortened with ERR_STORE_CORRUPT, and one whose input changed fails verification", async () => {
+Deno.test("KvStore fails a shared record whose input is missing or shortened with ERR_STORE_CORRUPT, and one whose input changed fails verification", async () => {
   const raw = await Deno.openKv(":memory:");
   const store = new KvStore(raw, "kv in memory");
   try {
-    const input: SessionInput = { kind: "result", tool: "read", args: {}, output: "secret ".repeat(200) };
+    const input: SessionInput = { kind: "result", tool: "read", args: {}, output: "secret ".repeat(LONG / 7) };
     await store.appendInput("s", 0, input, eventsOf(input));
     assert.equal(verifyRecords(await store.audit("s")).ok, true);
+    assert.ok((await raw.get(["pab", "audit", "s", 0, 0])).versionstamp, "the record is in the chain's own row");
     const key = ["pab", "in", "s", 0, 0];
     const stored = (await raw.get<{ count: number; text: string }>(key)).value!;
     await raw.set(key, { ...stored, text: stored.text.replace("secret", "public") });

@@ -56,25 +56,51 @@ export class StagedWrite implements KvMutations {
   }
 
   #touch(key: Deno.KvKey, bytes: number): void {
-    // Strings and numbers (pab's keys) need no replacer, which costs several times the plain JSON.
-    const plain = key.every((part) => typeof part === "string" || typeof part === "number");
-    const text = plain
-      ? JSON.stringify(key)
-      : JSON.stringify(key, (_, part) => typeof part === "bigint" ? `${part}n` : part);
-    this.keys.add(text);
-    this.bytes += text.length + bytes;
+    this.keys.add(keyText(key));
+    this.bytes += keyBytes(key) + bytes;
   }
+}
+
+/**
+ * A text naming `key` among the keys of staged writes: strings (each after its length) and numbers are told apart
+ * exactly; a bigint and a byte array that print the same share a text, and then their writes are merely kept apart, as
+ * if they met.
+ */
+function keyText(key: Deno.KvKey): string {
+  let text = "";
+  for (const part of key) {
+    text += typeof part === "string"
+      ? `${part.length}"${part}`
+      : typeof part === "number"
+      ? `#${part}`
+      : `?${String(part)}`;
+  }
+  return text;
+}
+
+/** About the bytes of a key in a commit, as its JSON counts them (a part of UTF-16 units and its quotes and comma). */
+function keyBytes(key: Deno.KvKey): number {
+  let bytes = 1;
+  for (const part of key) bytes += (typeof part === "string" ? part.length + 2 : String(part).length) + 1;
+  return bytes;
 }
 
 /** An upper bound of a value's stored size without copying its text (a stored text part is `{count, text}`). */
 function sizeOf(value: unknown): number {
   if (typeof value === "string") return value.length * 3 + 8;
-  const part = value as { text?: unknown; shared?: { after?: unknown } } | null;
+  const part = value as
+    | { text?: unknown; shared?: { after?: unknown }; record?: { text?: unknown; after?: unknown } }
+    | null;
   if (typeof part?.text === "string") {
-    const after = part.shared?.after;
-    return (part.text.length + (typeof after === "string" ? after.length : 0)) * 3 + 128;
+    const units = part.text.length + length(part.shared?.after) + length(part.record?.text) +
+      length(part.record?.after);
+    return units * 3 + 256;
   }
   return (JSON.stringify(value, (_, part) => typeof part === "bigint" ? String(part) : part)?.length ?? 8) * 3;
+}
+
+function length(text: unknown): number {
+  return typeof text === "string" ? text.length : 0;
 }
 
 interface Waiting {

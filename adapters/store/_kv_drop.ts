@@ -1,3 +1,4 @@
+import { rowRecordText } from "./_kv_row_record.ts";
 import { InputTexts } from "./_kv_shared.ts";
 import { setText, type SharedPiece, type TextPart } from "./_kv_text.ts";
 import { StoreError } from "./store_error.ts";
@@ -9,7 +10,8 @@ const WHOLE_UNITS = 200_000;
  * Drop what a deleted session recorded from Deno KV: its inputs, its spent
  * rulings, and its record unless a reservation of it is still open (its audit
  * chain, its ledger's effects and its open reservations stay). The audit
- * records that share text with the inputs are first written whole again.
+ * records that share text with the inputs, or are kept in their rows, are
+ * first written whole into the chain's own rows.
  * Safe to repeat.
  */
 export async function dropSession(kv: Deno.Kv, id: string): Promise<void> {
@@ -28,12 +30,31 @@ export async function dropSession(kv: Deno.Kv, id: string): Promise<void> {
   }
 }
 
-/** Write every audit record of a session that shares text with an input whole again, each checked unchanged. */
+/**
+ * Write every audit record of a session that shares text with an input, or
+ * is kept in an input's row, whole into the chain's own rows, each checked
+ * unchanged (a record kept in a row is then in both, the same text, until the
+ * row is dropped).
+ */
 async function keepRecordsWhole(kv: Deno.Kv, id: string): Promise<void> {
   const inputs = new InputTexts(kv);
-  const shared: Deno.KvEntry<TextPart & { shared: SharedPiece }>[] = [];
+  const records: {
+    readonly entry: Deno.KvEntry<TextPart>;
+    readonly key: Deno.KvKey;
+    readonly text: () => Promise<string>;
+  }[] = [];
   for await (const entry of kv.list<TextPart>({ prefix: ["pab", "audit", id] }, { batchSize: 500 })) {
-    if (entry.value.shared) shared.push(entry as Deno.KvEntry<TextPart & { shared: SharedPiece }>);
+    const part = entry.value;
+    if (part.shared) {
+      const text = () => inputs.whole(entry.key, part as TextPart & { shared: SharedPiece });
+      records.push({ entry, key: entry.key.slice(0, -1), text });
+    }
+  }
+  for await (const entry of kv.list<TextPart>({ prefix: ["pab", "in", id] }, { batchSize: 500 })) {
+    const text = rowRecordText(entry.key, entry.value);
+    if (text !== undefined) {
+      records.push({ entry, key: ["pab", "audit", id, entry.value.record!.seq], text: () => Promise.resolve(text) });
+    }
   }
   let operation = kv.atomic();
   let units = 0;
@@ -49,12 +70,12 @@ async function keepRecordsWhole(kv: Deno.Kv, id: string): Promise<void> {
     units = 0;
     checks = 0;
   };
-  for (const entry of shared) {
-    const text = await inputs.whole(entry.key, entry.value);
+  for (const { entry, key, text: read } of records) {
+    const text = await read();
     // Up to 3 bytes a unit: a commit stays under Deno KV's 800 KB (a text over 90,000 units goes to a blob first)
     // and 100 checks.
     if (units && (units + Math.min(text.length, 90_000) > WHOLE_UNITS || checks === 90)) await commit();
-    await setText(kv, operation.check(entry), entry.key.slice(0, -1), text);
+    await setText(kv, operation.check(entry), key, text);
     units += Math.min(text.length, 90_000);
     checks++;
   }

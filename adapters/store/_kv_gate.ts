@@ -54,6 +54,8 @@ export class KvGate {
   /** The calls in flight, with their deadlines. */
   readonly #inFlight = new Set<Call>();
   #ticker: ReturnType<typeof setInterval> | undefined;
+  /** The file as seen in this turn of the event loop, if looked at yet. */
+  #look: Deno.FileInfo | { readonly failure: unknown } | undefined;
 
   constructor(description: string, options: KvGateOptions) {
     this.#description = description;
@@ -215,7 +217,15 @@ export class KvGate {
 
   /** Fail with `ERR_STORE_GONE` (in the words of the call `what`) if the file is not the one opened. */
   #identityNow(what: string): void {
-    if (this.#options.identity) this.#judgeIdentity(what, this.#lookAtFile());
+    if (!this.#options.identity) return;
+    // One look serves every call that finishes in this turn of the event loop (a group commit finishes a dozen): the
+    // KV work of each completed before the turn's promise callbacks began to run, so a look taken in them comes after
+    // all of it; it is forgotten before the next turn.
+    if (this.#look === undefined) {
+      this.#look = this.#lookAtFile();
+      queueMicrotask(() => this.#look = undefined);
+    }
+    this.#judgeIdentity(what, this.#look);
   }
 
   #error(code: StoreErrorCode, what: string, why: string, fix: string, cause?: unknown): StoreError {

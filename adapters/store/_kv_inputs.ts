@@ -2,7 +2,8 @@ import type { KvMutations } from "./_kv_batch.ts";
 import type { ReadBatcher } from "./_kv_reads.ts";
 import { Recent } from "./_kv_recent.ts";
 import { type SharedSource, sharedSource } from "./_kv_shared.ts";
-import { listTexts, setText } from "./_kv_text.ts";
+import type { InputRow } from "./_kv_row_record.ts";
+import { listTexts, PART, setText } from "./_kv_text.ts";
 import type { SessionInput } from "./pab_store.ts";
 import { StoreError } from "./store_error.ts";
 import { parseJson } from "../json/mod.ts";
@@ -10,6 +11,14 @@ import { parseJson } from "../json/mod.ts";
 /** The key of a session's input at `seq` (its text's parts are under it). */
 export function inputKey(session: string, seq: number): Deno.KvKey {
   return ["pab", "in", session, seq];
+}
+
+/** An input added to a write: what its audit record may share with it, and its only part when it has one (not yet in the write). */
+export interface StagedInput {
+  /** The input's text and the piece an audit record of it may share. */
+  readonly source?: SharedSource;
+  /** The input's only part, for the caller to add to the write once its audit record has joined it (or not). */
+  readonly row?: InputRow;
 }
 
 /**
@@ -35,15 +44,16 @@ export class KvInputs {
   /**
    * Add the input at `seq` to an atomic write, checked to go where none is
    * and after the input before it; returns what its audit record may share
-   * with it. Fails `ERR_STORE_WRITE` when the input before it is not in the
-   * store (the session's inputs were dropped).
+   * with it and, for a text that fits one part, that part, which the caller
+   * must add to the write. Fails `ERR_STORE_WRITE` when the input before it
+   * is not in the store (the session's inputs were dropped).
    */
   async add(
     operation: KvMutations,
     session: string,
     seq: number,
     input: SessionInput,
-  ): Promise<SharedSource | undefined> {
+  ): Promise<StagedInput> {
     if (seq > 0) {
       // This process may be appending the input before it: that append lands (or fails) first.
       const earlier = this.#pending.get(pendingName(session, seq - 1));
@@ -62,8 +72,13 @@ export class KvInputs {
     }
     const text = JSON.stringify(input);
     const slot = { key: [...inputKey(session, seq), 0], versionstamp: null };
-    await setText(this.#kv, operation.check(slot), inputKey(session, seq), text);
-    return sharedSource(seq, input, text);
+    operation.check(slot);
+    const source = sharedSource(seq, input, text);
+    if (text.length <= PART) {
+      return { ...(source ? { source } : {}), row: { key: slot.key, value: { count: 1, text } } };
+    }
+    await setText(this.#kv, operation, inputKey(session, seq), text);
+    return source ? { source } : {};
   }
 
   /** Run `append` (an append at `seq`), known as in flight while it runs. */

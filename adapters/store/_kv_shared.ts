@@ -45,21 +45,30 @@ function longestString(value: unknown): string {
   return longest;
 }
 
-/** Add a record's text under `key`, without the piece it shares with `source`; false (nothing added) if it shares none. */
-export function setShared(operation: KvMutations, key: Deno.KvKey, text: string, source: SharedSource): boolean {
+/** Where a record's text shares `source`'s piece: at `at` in the record, at `from` in the input's text; undefined if nowhere. */
+export function findPiece(
+  text: string,
+  source: SharedSource,
+): { readonly at: number; readonly from: number; readonly length: number } | undefined {
   // A string's JSON is the same in the input's text and in the record's, whatever the key order around it, and it is
   // the string itself between quotes when JSON escapes nothing in it (searched first: no second JSON of the output).
   for (let attempt = 0; attempt < 2; attempt++) {
     const piece = attempt === 0 ? source.longest : JSON.stringify(source.longest);
     const at = text.indexOf(piece);
     const from = at < 0 ? -1 : source.text.indexOf(piece);
-    if (from < 0) continue;
-    if (text.length - piece.length > PART) return false;
-    const shared: SharedPiece = { input: source.seq, from, length: piece.length, after: text.slice(at + piece.length) };
-    operation.set([...key, 0], { count: 1, text: text.slice(0, at), shared } satisfies TextPart);
-    return true;
+    if (from >= 0) return { at, from, length: piece.length };
   }
-  return false;
+  return undefined;
+}
+
+/** Add a record's text under `key`, without the piece it shares with `source`; false (nothing added) if it shares none. */
+export function setShared(operation: KvMutations, key: Deno.KvKey, text: string, source: SharedSource): boolean {
+  const found = findPiece(text, source);
+  if (!found || text.length - found.length > PART) return false;
+  const { at, from, length } = found;
+  const shared: SharedPiece = { input: source.seq, from, length, after: text.slice(at + length) };
+  operation.set([...key, 0], { count: 1, text: text.slice(0, at), shared } satisfies TextPart);
+  return true;
 }
 
 /** The texts of a session's inputs, by position, read once when a record needs them (one session's at a time). */

@@ -26,6 +26,20 @@ export interface SharedPiece {
   readonly after: string;
 }
 
+/** An audit record kept in the row of the input it records (see `_kv_row_record.ts`). */
+export interface RowRecord {
+  /** Its position in its session's chain. */
+  readonly seq: number;
+  /** Its text; with `from`, its text before the piece it shares with the input. */
+  readonly text: string;
+  /** Where the shared piece starts in the input's text. */
+  readonly from?: number;
+  /** The shared piece's length. */
+  readonly length?: number;
+  /** The record's text after the shared piece. */
+  readonly after?: string;
+}
+
 /** A stored part: a slice of the text, or a reference to a blob holding all of it. */
 export interface TextPart {
   /** How many parts the text has under its key. */
@@ -38,6 +52,8 @@ export interface TextPart {
   readonly parts?: number;
   /** An audit record's missing piece, in its input's text (`text` is the record's text before it). */
   readonly shared?: SharedPiece;
+  /** The audit record of the input this part is the only part of, kept with it (see `_kv_row_record.ts`). */
+  readonly record?: RowRecord;
 }
 
 /** Add `text` under `key` to an atomic operation (it must not be returned from an async function: Deno's operation is a thenable that throws) (a large text goes to a blob first, outside the operation). */

@@ -11,14 +11,14 @@ import { addAudit, type HeadEntry, readChains, readHeads } from "./_kv_audit.ts"
 import { dropSession } from "./_kv_drop.ts";
 import { linkInput } from "./_input_link.ts";
 import { GroupCommitter, type KvMutations, StagedWrite } from "./_kv_batch.ts";
-import { inputKey, KvInputs } from "./_kv_inputs.ts";
+import { inputKey, KvInputs, type StagedInput } from "./_kv_inputs.ts";
 import { ReadBatcher } from "./_kv_reads.ts";
-import type { SharedSource } from "./_kv_shared.ts";
 import { Recent } from "./_kv_recent.ts";
 import { KvGate } from "./_kv_gate.ts";
+import { stageReservation } from "./_kv_reservation.ts";
 import { markStore, probeStore } from "./_kv_stamp.ts";
-import { backoff, getAll, listTexts, partText, setText } from "./_kv_text.ts";
-import { type EffectEntry, effectKey, holdKey, KvEffects, releaseStaleHolds } from "./kv_effects.ts";
+import { backoff, getAll, listTexts, partText } from "./_kv_text.ts";
+import { type EffectEntry, effectKey, KvEffects, releaseStaleHolds } from "./kv_effects.ts";
 import type {
   EffectCommit,
   FinishResult,
@@ -36,11 +36,11 @@ import { parseJson } from "../json/mod.ts";
 
 const ATTEMPTS = 200;
 
-/** The input a write appends (its audit record shares `shared` with it). */
+/** The input a write appends (its audit record joins `staged`'s row, or shares text with it). */
 interface WrittenInput {
   readonly session: string;
   readonly seq: number;
-  shared?: SharedSource;
+  staged?: StagedInput;
 }
 
 /** Options of a {@linkcode KvStore}. */
@@ -133,7 +133,7 @@ export class KvStore implements PabStore {
         session,
         linkInput(audit, seq),
         async (operation) => {
-          written.shared = await this.#inputs.add(operation, session, seq, input);
+          written.staged = await this.#inputs.add(operation, session, seq, input);
           for (const effect of new Set(commit?.keys ?? [])) {
             operation.set(
               effectKey(commit!.ledger, effect),
@@ -168,29 +168,13 @@ export class KvStore implements PabStore {
     record: ReservationRecord,
     options: { readonly spend?: readonly string[]; readonly audit?: readonly AuditEvent[] } = {},
   ): Promise<boolean> {
-    return this.#write("save a reservation", record.session, options.audit ?? [], async (operation) => {
-      const ledger = await this.#ledgerOf(record);
-      const keys = [...new Set(record.keys)];
-      const held = await getAll<EffectEntry>(this.#kv, keys.map((key) => effectKey(ledger, key)));
-      for (const entry of held) {
-        if (entry.value?.state !== "reserved" || entry.value.holder !== record.holder) {
-          throw new StoreError(
-            "ERR_STORE_WRITE",
-            `Cannot save reservation "${record.id}": its effect "${String(entry.key[3])}" is no longer held ` +
-              `(a repair released it after its process stopped; propose the call again)`,
-          );
-        }
-        operation.check(entry);
-      }
-      operation.delete(holdKey(ledger, record.holder));
-      await setText(this.#kv, operation, ["pab", "res", record.session, record.id], JSON.stringify(record));
-      for (const ruling of new Set(options.spend ?? [])) {
-        const key = ["pab", "spent", record.session, ruling];
-        if ((await this.#kv.get(key)).versionstamp !== null) return false;
-        operation.check({ key, versionstamp: null }).set(key, true);
-      }
-      return true;
-    });
+    return this.#write(
+      "save a reservation",
+      record.session,
+      options.audit ?? [],
+      async (operation) =>
+        stageReservation(this.#kv, operation, record, await this.#ledgerOf(record), options.spend ?? []),
+    );
   }
 
   /** An unfinished reservation, or undefined. */
@@ -242,7 +226,7 @@ export class KvStore implements PabStore {
           }
           if (finish.input) {
             if ((await this.#kv.get([...inputKey(session, finish.input.seq), 0])).versionstamp !== null) return "moved";
-            written!.shared = await this.#inputs.add(operation, session, finish.input.seq, finish.input.input);
+            written!.staged = await this.#inputs.add(operation, session, finish.input.seq, finish.input.input);
           }
           return "finished";
         },
@@ -361,7 +345,10 @@ export class KvStore implements PabStore {
         const result = await build(operation);
         if (result !== true && result !== "finished") return { result };
         const known = this.#knownHeads.get(stream);
-        const { records, head } = await addAudit(this.#kv, operation, stream, audit, known, input?.shared);
+        const { records, head } = await addAudit(this.#kv, operation, stream, audit, known, input?.staged);
+        // The input's only part, with its audit record when that joined it.
+        const row = input?.staged?.row;
+        if (row) operation.set(row.key, row.value);
         // Committed with the steps other requests staged meanwhile, each still whole or not at all.
         const versionstamp = await this.#committer.commit(operation);
         if (versionstamp !== null) {

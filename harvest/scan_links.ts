@@ -9,6 +9,7 @@ import { canonicalHost } from "./entity_grammar.ts";
 import { percentDecode, readUrlHost } from "./url_host.ts";
 import { COMMON_TLDS, isCodeName } from "./code_names.ts";
 import { isTopLevelDomain } from "./top_level_domains.ts";
+import { scanSwitches } from "./_scan_switches.ts";
 
 /** Receives each token, and for an entity token the text it was read from. */
 export type TokenSink = (token: string, raw?: string) => void;
@@ -104,8 +105,8 @@ export function scanLinks(core: string, sink: TokenSink): void {
  */
 export function scanLinkWord(text: string, start: number, schemeEnd: number, end: number, sink: TokenSink): boolean {
   const body = schemeEnd + 3;
-  const again = text.indexOf("://", body);
-  if (again >= 0 && again < end) return false;
+  // Another `://` in the word (searched back from its end, so never past it: no `://` crosses a word's end).
+  if (text.lastIndexOf("://", end - 3) > schemeEnd) return false;
   for (let k = start; k < schemeEnd; k++) if (((text.charCodeAt(k) | 32) - 97) >>> 0 > 25) return false;
   scanLink(text, start, body, end, sink);
   return true;
@@ -122,10 +123,31 @@ function scanLink(text: string, start: number, body: number, end: number, sink: 
   ) {
     last--;
   }
-  const token = urlToken(text.slice(start, body - 3).toLowerCase(), text.slice(body, last));
-  if (token) sink(token, text.slice(start, last));
-  else plainTokens(text.slice(start, last).toLowerCase(), sink);
+  const raw = text.slice(start, last);
+  const token = scanSwitches.fastPaths && isCanonicalLink(text, start, body, last)
+    ? "url:" + raw
+    : urlToken(text.slice(start, body - 3).toLowerCase(), text.slice(body, last));
+  if (token) sink(token, raw);
+  else plainTokens(raw.toLowerCase(), sink);
   plainTokens(text.slice(last, end), sink);
+}
+
+/**
+ * Whether the link `text[start, last)` is written as its token reads it (after `url:`): a scheme with no capital, a
+ * host of `a`-`z`, digits, `.` and `-` that is its own canonical form, and a path that starts with `/` (no userinfo,
+ * port, escape or capital in the host). The fast path reads such a link without taking it apart.
+ */
+function isCanonicalLink(text: string, start: number, body: number, last: number): boolean {
+  for (let k = start; k < body - 3; k++) if (((text.charCodeAt(k) - 65) >>> 0) < 26) return false;
+  let k = body;
+  for (let code = text.charCodeAt(k); code === 45 || code === 46 || isLowerAlnum(code); code = text.charCodeAt(++k));
+  if (k >= last || text.charCodeAt(k) !== 47) return false;
+  const host = text.slice(body, k);
+  return canonicalHost(host, true) === host;
+}
+
+function isLowerAlnum(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 97 && code <= 122);
 }
 
 function urlToken(scheme: string, rest: string): string | undefined {

@@ -167,6 +167,43 @@ Deno.test("scanText() joins an international phone number in groups exactly as t
   );
 });
 
+Deno.test("scanText() reads a link written as its token exactly as the full grammar does, and declines the rest", () => {
+  // Links near the fast path's edge: capitals in the scheme or host, userinfo, ports (default or not), escapes,
+  // trailing dots, IDNs, hosts that are not canonical, no path or one that starts with `?`, `#` or `\\`.
+  const scheme = fc.constantFrom("https", "http", "HTTPS", "Http", "ftp", "git+ssh", "ws", "wss", "a1");
+  const user = fc.constantFrom("", "", "", "user@", "u:p@", "eve%40x@");
+  const host = fc.constantFrom(
+    "docs.corp.example",
+    "x.com",
+    "a-b.example",
+    "Docs.Corp.Example",
+    "x.com.",
+    "evil%2ecom",
+    "xn--bcher-kva.de",
+    "bücher.de",
+    "-x.com",
+    "x-.com",
+    "localhost",
+    "127.0.0.1",
+    "my_site.example",
+    "a..b",
+    "",
+    "[::1]",
+    "x.c0m",
+    "a".repeat(64) + ".com",
+  );
+  const port = fc.constantFrom("", "", "", ":80", ":443", ":21", ":8080", ":", ":x");
+  const path = fc.constantFrom("", "/", "/r/5/3", "/A/B?q=1#F", "?q=1", "#f", "\\x", "/a(b)", "/a.", "/é", "/%41");
+  const tail = fc.constantFrom("", "", " ", ".", "),", ")", "’ ok", "://x.example", "<b>");
+  fc.assert(
+    fc.property(scheme, user, host, port, path, tail, (scheme, ...parts) => {
+      const text = `see ${scheme}://${parts.join("")} now`;
+      assert.deepEqual(scanned(text, true), fullGrammar(() => scanned(text, false)), JSON.stringify(text));
+    }),
+    { numRuns: 4000 },
+  );
+});
+
 Deno.test("EvidenceIndex answers the same with the scanner's fast paths as with the full grammar", () => {
   fc.assert(
     fc.property(

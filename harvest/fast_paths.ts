@@ -36,8 +36,8 @@ export function scanFastWord(
   sink: TokenSink,
   plain: PlainSink,
 ): number {
-  if (text.charCodeAt(start) === 43) return scanPhoneJoin(text, start, end, sink);
-  return (letters > start && text.startsWith("://", letters) && scanLinkWord(text, start, letters, end, sink)) ||
+  if (text.charCodeAt(start) === 43) return scanPhoneJoin(text, start, end, sink, plain);
+  return (letters > start && text.startsWith("://", letters) && scanLinkWord(text, start, letters, end, sink, plain)) ||
       scanBareNumber(text, start, end, sink) || scanCompoundWord(text, start, end, sink, plain)
     ? end
     : -1;

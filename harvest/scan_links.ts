@@ -143,10 +143,10 @@ function scanLink(text: string, start: number, body: number, end: number, sink: 
 
 /**
  * The start of a link written as its token reads it: a scheme of `a` to `z`, `://`, a host of `a`-`z`, digits, `.` and
- * `-` with a letter or digit and no final `.` (`readUrlHost` keeps such a host as it is, canonical or not), and the
- * `/` that starts its path (so no userinfo, port, escape or capital in the host).
+ * `-` that ends with a letter or digit (`readUrlHost` keeps such a host as it is, canonical or not), and the `/` that
+ * starts its path (so no userinfo, port, escape or capital in the host).
  */
-const CANONICAL_HEAD = /[a-z]+:\/\/(?=[a-z\d.-]*[a-z\d])[a-z\d.-]*[a-z\d-]\//y;
+const CANONICAL_HEAD = /[a-z]+:\/\/[a-z\d.-]*[a-z\d]\//y;
 
 function urlToken(scheme: string, rest: string): string | undefined {
   let authorityEnd = rest.search(/[/?#\\]/);

@@ -37,14 +37,17 @@ import { type GrowableArray, growArray, releaseArray } from "./grow_array.ts";
  * ```
  */
 export class TokenTable {
-  /** Every token's UTF-16 codes, one after another; token `id` is `#chars[#starts[id], #starts[id + 1])`. */
+  /** Every token's UTF-16 codes, one after another; token `id` is `#chars[#ends[2 * id], #ends[2 * id + 2])`. */
   #chars: Uint8Array<ArrayBuffer> | Uint16Array<ArrayBuffer> = new Uint8Array(4096);
   /** Whether `#chars` holds two bytes a character (some token is not Latin-1). */
   #wide = false;
   #charCount = 0;
-  #starts = new Int32Array(257);
+  /**
+   * Per token id, its hash and where its characters end, side by side after the end of the token before (0 for the
+   * first): `[0, hash 0, end 0, hash 1, end 1, ...]`, so that a probe reads a token's hash, start and end in one place.
+   */
+  #ends = new Int32Array(513);
   #count = 0;
-  #hashes = new Int32Array(256);
   /** id + 1 per slot; 0 is an empty slot. Always at most half full. */
   #slots = new Int32Array(512);
   /** id + 1 of each one-character ASCII token interned so far (punctuation recurs everywhere), 0 when none. */
@@ -143,9 +146,10 @@ export class TokenTable {
     const mask = this.#slots.length - 1;
     let at = hash & mask;
     for (let entry = this.#slots[at]; entry !== 0; entry = this.#slots[at = (at + 1) & mask]) {
-      if (this.#hashes[entry - 1] !== hash) continue;
-      const from = this.#starts[entry - 1];
-      if (this.#starts[entry] - from !== length) continue;
+      const endAt = entry * 2;
+      if (this.#ends[endAt - 1] !== hash) continue;
+      const from = this.#ends[endAt - 2];
+      if (this.#ends[endAt] - from !== length) continue;
       let k = 0;
       while (k < length && chars[from + k] === chars[tail + k]) k++;
       if (k === length) return entry - 1;
@@ -167,12 +171,11 @@ export class TokenTable {
   #add(hash: number, at: number, limit: number, length: number): number {
     const id = this.#count;
     if (id >= limit) throw new RangeError(`Cannot index more than ${limit} distinct tokens in one session`);
-    if (id + 2 > this.#starts.length) this.#starts = grown(this.#starts, id + 2);
-    if (id >= this.#hashes.length) this.#hashes = grown(this.#hashes, id + 1);
+    if (id * 2 + 3 > this.#ends.length) this.#ends = grown(this.#ends, id * 2 + 3);
     this.#charCount += length;
     if (length > this.#longest) this.#longest = length;
-    this.#starts[id + 1] = this.#charCount;
-    this.#hashes[id] = hash;
+    this.#ends[id * 2 + 1] = hash;
+    this.#ends[id * 2 + 2] = this.#charCount;
     this.#slots[at] = id + 1;
     this.#count = id + 1;
     if ((id + 1) * 2 > this.#slots.length) this.#rehash();
@@ -183,7 +186,7 @@ export class TokenTable {
     const slots = new Int32Array(this.#slots.length * 2);
     const mask = slots.length - 1;
     for (let id = 0; id < this.#count; id++) {
-      let at = this.#hashes[id] & mask;
+      let at = this.#ends[id * 2 + 1] & mask;
       while (slots[at] !== 0) at = (at + 1) & mask;
       slots[at] = id + 1;
     }

@@ -169,7 +169,7 @@ export class EvidenceIndex {
     if (value >= 0 && value < 1e7 && Number.isInteger(value)) {
       // A whole number below 10,000,000 is one number token, as `scanText` reads it (checked by a property test).
       this.#stream.startText(sourceId, rank);
-      this.#stream.push(this.#tokenIds.internInteger(value, TokenStream.MAX_TOKENS));
+      this.#stream.push(this.#tokenIds.intern(`num:${value}`, TokenStream.MAX_TOKENS));
     } else this.#addLeaf(sourceId, String(value), rank);
   }
 
@@ -221,11 +221,13 @@ export class EvidenceIndex {
     for (const value of values) {
       // The value's tokens are interned as a scan reads them (a plain word with no string made), into a scratch list.
       writingTable = this.#tokenIds;
+      writingStream = null;
       fieldLength = 0;
       try {
-        scanText(value, collectToken, collectPlain);
+        scanText(value, pushToken, pushPlain);
       } finally {
         writingTable = NO_TABLE;
+        writingStream = NO_STREAM;
       }
       if (fieldLength) this.#stream.addField(sourceId, checked, fieldIds, fieldLength);
       if (fieldIds.length > FIELD_SCRATCH_KEPT) fieldIds = new Int32Array(64);
@@ -326,20 +328,21 @@ export class EvidenceIndex {
 }
 
 /**
- * Where the two sinks below write: set by `#scan` before each scan (scans never nest). Every index shares the same
- * two functions, so the scanner's calls to them stay monomorphic however many indexes a process makes.
+ * Where the two sinks below write: set by `#scan` before each scan, and by `addFields` (`writingStream` null: a field
+ * value's ids go to a scratch list); scans never nest. Every index shares the same two functions, so the scanner's
+ * calls to them stay monomorphic however many indexes a process makes.
  */
 const NO_TABLE = new TokenTable();
 const NO_STREAM = new TokenStream();
 let writingTable = NO_TABLE;
-let writingStream = NO_STREAM;
+let writingStream: TokenStream | null = NO_STREAM;
 
 function pushToken(token: string): void {
-  writingStream.push(writingTable.intern(token, TokenStream.MAX_TOKENS));
+  pushId(writingTable.intern(token, TokenStream.MAX_TOKENS));
 }
 
-function pushPlain(folded: string, start: number, end: number, hash: number): void {
-  writingStream.push(writingTable.internPlainWord(folded, start, end, hash, TokenStream.MAX_TOKENS));
+function pushPlain(folded: string, start: number, end: number, hash: number, head?: string): void {
+  pushId(writingTable.internPlainWord(folded, start, end, hash, TokenStream.MAX_TOKENS, head));
 }
 
 /** The token ids of the field value being scanned (see `addFields`): a scratch list, at most this long when idle. */
@@ -347,15 +350,8 @@ let fieldIds = new Int32Array(64);
 let fieldLength = 0;
 const FIELD_SCRATCH_KEPT = 4096;
 
-function collectToken(token: string): void {
-  collectId(writingTable.intern(token, TokenStream.MAX_TOKENS));
-}
-
-function collectPlain(folded: string, start: number, end: number, hash: number): void {
-  collectId(writingTable.internPlainWord(folded, start, end, hash, TokenStream.MAX_TOKENS));
-}
-
-function collectId(id: number): void {
+function pushId(id: number): void {
+  if (writingStream) return writingStream.push(id);
   if (fieldLength === fieldIds.length) {
     const longer = new Int32Array(fieldIds.length * 2);
     longer.set(fieldIds);

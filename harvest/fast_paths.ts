@@ -36,9 +36,9 @@ export function scanFastWord(
   sink: TokenSink,
   plain: PlainSink,
 ): number {
-  if (text.charCodeAt(start) === 43) return scanPhoneJoin(text, start, end, sink);
-  return (letters > start && text.startsWith("://", letters) && scanLinkWord(text, start, letters, end, sink)) ||
-      scanBareNumber(text, start, end, sink) || scanCompoundWord(text, start, end, sink, plain)
+  if (text.charCodeAt(start) === 43) return scanPhoneJoin(text, start, end, sink, plain);
+  return (letters > start && text.startsWith("://", letters) && scanLinkWord(text, start, letters, end, sink, plain)) ||
+      scanBareNumber(text, start, end, sink, plain) || scanCompoundWord(text, start, end, sink, plain)
     ? end
     : -1;
 }
@@ -50,10 +50,11 @@ const CARD_MIN_DIGITS = 13;
  * Scan the word `text[start, end)` if it is a bare number that joins nothing; returns whether it did. The word
  * must be a whole word of folded text (from a word start to whitespace, a markup character or the end).
  */
-function scanBareNumber(text: string, start: number, end: number, sink: TokenSink): boolean {
+function scanBareNumber(text: string, start: number, end: number, sink: TokenSink, plain: PlainSink): boolean {
   let i = start;
   while (i < end && isDigit(text.charCodeAt(i))) i++;
   if (i === start) return false;
+  const digits = i;
   const mark = text.charCodeAt(i);
   if (i + 1 < end && (mark === 46 || mark === 44) && isDigit(text.charCodeAt(i + 1))) {
     i += 2;
@@ -64,8 +65,12 @@ function scanBareNumber(text: string, start: number, end: number, sink: TokenSin
   while (i < end && isQuickCloser(text.charCodeAt(i))) i++;
   if (i !== end) return false;
   if (coreEnd === end && !nextWordCannotJoin(text, end)) return false;
-  const core = text.slice(start, coreEnd);
-  sink(bareNumberToken(core), core);
+  // Digits alone are their own canonical form: they go to `plain` where they stand.
+  if (digits === coreEnd) plain(text, start, coreEnd, 0, "num:");
+  else {
+    const core = text.slice(start, coreEnd);
+    sink(bareNumberToken(core), core);
+  }
   for (let j = coreEnd; j < end; j++) sink(text[j]);
   return true;
 }

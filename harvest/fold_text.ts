@@ -41,6 +41,7 @@ export function foldText(text: string): string {
 
 /** Spaces and tabs on one line: JavaScript's `\s` but line breaks and U+FEFF. */
 const INLINE_SPACE = "[ \\t\\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000]";
+const INLINE = new RegExp(INLINE_SPACE);
 /** An `@` with such spaces before or after it, at least one. */
 const SPACED_AT = new RegExp(`${INLINE_SPACE}+@${INLINE_SPACE}*|@${INLINE_SPACE}+`, "g");
 
@@ -49,7 +50,11 @@ const SPACED_AT = new RegExp(`${INLINE_SPACE}+@${INLINE_SPACE}*|@${INLINE_SPACE}
  * `bob@corp.example`). One pass; a text with no such `@` is returned as it is.
  */
 export function joinSpacedAt(text: string): string {
-  return text.includes("@") ? text.replace(SPACED_AT, "@") : text;
+  // Most `@` have no space next to them (addresses written whole): look there before rewriting the whole text.
+  for (let at = text.indexOf("@"); at >= 0; at = text.indexOf("@", at + 1)) {
+    if (INLINE.test(text.charAt(at - 1) + text.charAt(at + 1))) return text.replace(SPACED_AT, "@");
+  }
+  return text;
 }
 
 function foldWord(word: string): string {

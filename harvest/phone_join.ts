@@ -12,7 +12,7 @@
  */
 import type { TokenSink } from "./scan_links.ts";
 import { isCloser } from "./scan_links.ts";
-import { charKind, isDigit, isDigits, wordEnd } from "./word_window.ts";
+import { charKind, isDigit, isDigits, type PlainSink, wordEnd } from "./word_window.ts";
 
 /** Where each following group starts and ends, and where its word ends. */
 const starts: number[] = [];
@@ -23,7 +23,7 @@ const wordEnds: number[] = [];
  * Scan the word `text[start, end)`, which starts with `+`, and the groups after it as one phone number; returns where
  * the last group's word ends, or -1 when the full grammar must read the words.
  */
-export function scanPhoneJoin(text: string, start: number, end: number, sink: TokenSink): number {
+export function scanPhoneJoin(text: string, start: number, end: number, sink: TokenSink, plain: PlainSink): number {
   if (end === start + 1 || !isDigits(text, start + 1, end)) return -1;
   let groups = 0;
   let digits = end - start - 1;
@@ -50,14 +50,8 @@ export function scanPhoneJoin(text: string, start: number, end: number, sink: To
     from = wordStop;
   }
   if (longest === 0) return -1;
-  let raw = text.slice(start, end);
-  let number = "tel:" + raw;
-  for (let g = 0; g < longest; g++) {
-    const group = text.slice(starts[g], ends[g]);
-    raw += ` ${group}`;
-    number += group;
-  }
-  sink(number, raw);
+  // The groups where they stand: the token is `tel:` and the characters but the spaces between the groups.
+  plain(text, start, ends[longest - 1], 0, "tel:");
   for (let k = ends[longest - 1]; k < wordEnds[longest - 1]; k++) sink(text[k]);
   return wordEnds[longest - 1];
 }

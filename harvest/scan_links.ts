@@ -9,6 +9,7 @@ import { canonicalHost } from "./entity_grammar.ts";
 import { percentDecode, readUrlHost } from "./url_host.ts";
 import { COMMON_TLDS, isCodeName } from "./code_names.ts";
 import { isTopLevelDomain } from "./top_level_domains.ts";
+import type { PlainSink } from "./word_window.ts";
 
 /** Receives each token, and for an entity token the text it was read from. */
 export type TokenSink = (token: string, raw?: string) => void;
@@ -102,12 +103,19 @@ export function scanLinks(core: string, sink: TokenSink): void {
  * `://`, so it reads the word as one link and its closing marks (the scheme holds no bracket, so the word's brackets
  * balance as the link's do).
  */
-export function scanLinkWord(text: string, start: number, schemeEnd: number, end: number, sink: TokenSink): boolean {
+export function scanLinkWord(
+  text: string,
+  start: number,
+  schemeEnd: number,
+  end: number,
+  sink: TokenSink,
+  plain: PlainSink,
+): boolean {
   const body = schemeEnd + 3;
-  const again = text.indexOf("://", body);
-  if (again >= 0 && again < end) return false;
+  // Another `://` in the word (searched back from its end, so never past it: no `://` crosses a word's end).
+  if (text.lastIndexOf("://", end - 3) > schemeEnd) return false;
   for (let k = start; k < schemeEnd; k++) if (((text.charCodeAt(k) | 32) - 97) >>> 0 > 25) return false;
-  scanLink(text, start, body, end, sink);
+  scanLink(text, start, body, end, sink, plain);
   return true;
 }
 
@@ -115,18 +123,30 @@ export function scanLinkWord(text: string, start: number, schemeEnd: number, end
  * The link `text[start, end)`, its scheme from `start` and what follows `://` from `body`: one token for the link
  * without its closing marks, then the marks on their own.
  */
-function scanLink(text: string, start: number, body: number, end: number, sink: TokenSink): void {
+function scanLink(text: string, start: number, body: number, end: number, sink: TokenSink, plain?: PlainSink): void {
   let last = end;
   while (
     last > body && isCloser(text.charCodeAt(last - 1)) && !(text[last - 1] === ")" && balanced(text, body, last))
   ) {
     last--;
   }
-  const token = urlToken(text.slice(start, body - 3).toLowerCase(), text.slice(body, last));
-  if (token) sink(token, text.slice(start, last));
-  else plainTokens(text.slice(start, last).toLowerCase(), sink);
+  // A link written as its token reads (after `url:`) goes to `plain` where it stands, without being taken apart.
+  CANONICAL_HEAD.lastIndex = start;
+  if (plain && CANONICAL_HEAD.test(text) && CANONICAL_HEAD.lastIndex <= last) plain(text, start, last, 0, "url:");
+  else {
+    const token = urlToken(text.slice(start, body - 3).toLowerCase(), text.slice(body, last));
+    if (token) sink(token, text.slice(start, last));
+    else plainTokens(text.slice(start, last).toLowerCase(), sink);
+  }
   plainTokens(text.slice(last, end), sink);
 }
+
+/**
+ * The start of a link written as its token reads it: a scheme of `a` to `z`, `://`, a host of `a`-`z`, digits, `.` and
+ * `-` that ends with a letter or digit (`readUrlHost` keeps such a host as it is, canonical or not), and the `/` that
+ * starts its path (so no userinfo, port, escape or capital in the host).
+ */
+const CANONICAL_HEAD = /[a-z]+:\/\/[a-z\d.-]*[a-z\d]\//y;
 
 function urlToken(scheme: string, rest: string): string | undefined {
   let authorityEnd = rest.search(/[/?#\\]/);

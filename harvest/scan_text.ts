@@ -48,7 +48,11 @@ const PHONE_PART = /^\(?\d{1,5}\)?(?:[-.]\d{1,5})*$/;
  */
 export function scanText(text: string, sink: TokenSink, plain?: PlainSink): void {
   const folded = joinSpacedAt(renderedText(text));
-  const emit = plain ?? ((from: string, start: number, end: number) => sink(from.slice(start, end).toLowerCase()));
+  const emit = plain ?? ((from: string, start: number, end: number, _hash: number, head?: string) => {
+    const written = from.slice(start, end);
+    if (head === undefined) sink(written.toLowerCase());
+    else sink(head + written.replace(/\s+/g, ""), written.replace(/\s+/g, " "));
+  });
   const window = SPARE_WINDOWS.pop() ?? new WordWindow();
   const fast = scanSwitches.fastPaths;
   // Without the fast paths, only ASCII letters make a plain word here.

@@ -31,12 +31,13 @@ export class TokenStream {
    */
   readonly #cells = new CompactPairs();
   #length = 0;
-  /** Per rank, token id -> the last position of that token (-1: none), and how many positions its chain has. */
-  readonly #headsByRank: Int32Array<ArrayBuffer>[] = [];
-  readonly #countsByRank: Int32Array<ArrayBuffer>[] = [];
+  /**
+   * Per rank, for token id `id`: at `2 * id` the last position of that token plus one (0: none), and at `2 * id + 1`
+   * how many positions its chain has (side by side: one place to read and write per token pushed).
+   */
+  readonly #chainsByRank: Int32Array<ArrayBuffer>[] = [];
   /** The chains of the rank of the text started last. */
-  #heads = NO_CHAIN;
-  #counts = NO_CHAIN;
+  #chains = NO_CHAIN;
   /** Per field key (see `fieldKey`), the position of the last field with that key. */
   readonly #fieldHeads = new PositionMap();
   /** Regions of the stream by source and rank, in stream order: [start, sourceId, rank, ...]. */
@@ -61,18 +62,18 @@ export class TokenStream {
     this.#open(sourceId, rank);
     this.#append(TEXT_START, -1);
     this.#rank = rank;
-    this.#heads = this.#headsByRank[rank] ?? NO_CHAIN;
-    this.#counts = this.#countsByRank[rank] ?? NO_CHAIN;
+    this.#chains = this.#chainsByRank[rank] ?? NO_CHAIN;
   }
 
   /** Append one token to the chunk of text started last. */
   push(id: number): void {
     const at = this.#length;
-    if (id >= this.#heads.length) this.#growChains(id);
-    const head = this.#heads[id];
-    this.#cells.append(at, id + 2, head < 0 ? 0 : at - head);
-    this.#heads[id] = at;
-    this.#counts[id]++;
+    if (id * 2 >= this.#chains.length) this.#growChains(id);
+    const chains = this.#chains;
+    const head = chains[id * 2];
+    this.#cells.append(at, id + 2, head === 0 ? 0 : at + 1 - head);
+    chains[id * 2] = at + 1;
+    chains[id * 2 + 1]++;
     this.#length = at + 1;
   }
 
@@ -141,17 +142,16 @@ export class TokenStream {
 
   /** The position in `ids` of its rarest token at `rank`, and the head of that token's chain (-1: none). */
   #anchor(ids: Int32Array, rank: number): [number, number] {
-    const heads = this.#headsByRank[rank];
-    const counts = this.#countsByRank[rank];
-    if (heads === undefined) return [0, -1];
+    const chains = this.#chainsByRank[rank];
+    if (chains === undefined) return [0, -1];
     let best = -1;
     let fewest = Infinity;
     for (let i = 0; i < ids.length; i++) {
-      const count = ids[i] < counts.length ? counts[ids[i]] : 0;
+      const count = ids[i] * 2 < chains.length ? chains[ids[i] * 2 + 1] : 0;
       if (count === 0) return [0, -1];
       if (count < fewest) [fewest, best] = [count, i];
     }
-    return [best, heads[ids[best]]];
+    return [best, chains[ids[best] * 2] - 1];
   }
 
   #tokenAt(at: number): number {
@@ -204,17 +204,11 @@ export class TokenStream {
 
   /** Make the current rank's chains long enough for token `id`. */
   #growChains(id: number): void {
-    const rank = this.#rank;
-    const oldHeads = this.#headsByRank[rank];
-    const oldCounts = this.#countsByRank[rank];
-    const known = oldHeads?.length ?? 0;
-    let size = Math.max(known, 256);
-    while (size <= id) size *= 2;
+    const old = this.#chainsByRank[this.#rank];
+    let size = Math.max(old?.length ?? 0, 512);
+    while (size <= id * 2 + 1) size *= 2;
     // The old chains' storage moves into the new ones (see `growArray`): a long session does not hold both.
-    const heads = oldHeads ? growArray(oldHeads, size).fill(-1, known) : new Int32Array(size).fill(-1);
-    const counts = oldCounts ? growArray(oldCounts, size) : new Int32Array(size);
-    this.#headsByRank[rank] = this.#heads = heads;
-    this.#countsByRank[rank] = this.#counts = counts;
+    this.#chainsByRank[this.#rank] = this.#chains = old ? growArray(old, size) : new Int32Array(size);
   }
 }
 

@@ -15,7 +15,7 @@
  * @module
  */
 
-import { FNV_OFFSET, FNV_PRIME, TOKEN_LOWER } from "./word_window.ts";
+import { charKind, FNV_OFFSET, FNV_PRIME, TOKEN_LOWER } from "./word_window.ts";
 import { type GrowableArray, growArray, releaseArray } from "./grow_array.ts";
 
 /**
@@ -37,20 +37,24 @@ import { type GrowableArray, growArray, releaseArray } from "./grow_array.ts";
  * ```
  */
 export class TokenTable {
-  /** Every token's UTF-16 codes, one after another; token `id` is `#chars[#starts[id], #starts[id + 1])`. */
+  /** Every token's UTF-16 codes, one after another; token `id` is `#chars[#ends[2 * id], #ends[2 * id + 2])`. */
   #chars: Uint8Array<ArrayBuffer> | Uint16Array<ArrayBuffer> = new Uint8Array(4096);
   /** Whether `#chars` holds two bytes a character (some token is not Latin-1). */
   #wide = false;
   #charCount = 0;
-  #starts = new Int32Array(257);
+  /**
+   * Per token id, its hash and where its characters end, side by side after the end of the token before (0 for the
+   * first): `[0, hash 0, end 0, hash 1, end 1, ...]`, so that a probe reads a token's hash, start and end in one place.
+   */
+  #ends = new Int32Array(513);
   #count = 0;
-  #hashes = new Int32Array(256);
   /** id + 1 per slot; 0 is an empty slot. Always at most half full. */
   #slots = new Int32Array(512);
   /** id + 1 of each one-character ASCII token interned so far (punctuation recurs everywhere), 0 when none. */
   #ascii = new Int32Array(128);
-  /** The hash of the token `#probe` read last, and the length of the longest token held. */
+  /** The hash and length of the token written last after the others (see `#write`), and the longest token's length. */
   #tailHash = 0;
+  #tailLength = 0;
   #longest = 0;
 
   /** How many distinct tokens the table holds. */
@@ -61,91 +65,96 @@ export class TokenTable {
   /** The id of `token`, or `undefined` when it was never interned. */
   get(token: string): number | undefined {
     // A token longer than any held is not held (and a look-up never grows the table to read it).
-    if (token.length > this.#longest) return undefined;
-    const entry = this.#slots[this.#probe(token, false)];
-    return entry > 0 ? entry - 1 : undefined;
+    if (token.length > this.#longest || !this.#write(token, "", 0, 0, false)) return undefined;
+    const id = this.#idOfTail(-1);
+    return id < 0 ? undefined : id;
   }
 
   /** The id of `token`, interning it when it is new; `limit` bounds how many tokens the table may hold. */
   intern(token: string, limit: number): number {
     const single = token.length === 1 ? token.charCodeAt(0) : 128;
     if (single < 128 && this.#ascii[single] > 0) return this.#ascii[single] - 1;
-    const at = this.#probe(token, true);
-    const entry = this.#slots[at];
-    const id = entry > 0 ? entry - 1 : this.#add(this.#tailHash, at, limit, token.length);
+    const id = this.internWritten(token, "", 0, 0, limit);
     if (single < 128) this.#ascii[single] = id + 1;
     return id;
   }
 
   /**
-   * The slot that holds `token`, or the empty slot where it would go (-1 when it cannot be in a table that holds
-   * Latin-1 tokens only and `widen` is false). The token is copied after the last one while it is hashed (one read of
-   * it): a new token is then in place for `#add`, with its hash in `#tailHash`, and a known one is compared with the
-   * copy.
+   * The id of `head` followed by `text[start, end)` as written but without whitespace, interning it when it is new:
+   * the same id as `intern(head + text.slice(start, end).replace(/\s/g, ""))`, with no string made.
    */
-  #probe(token: string, widen: boolean): number {
-    const length = token.length;
-    const tail = this.#charCount;
-    if (tail + length > this.#chars.length) this.#chars = grown(this.#chars, tail + length);
-    let chars = this.#chars;
-    let hash = FNV_OFFSET;
-    for (let i = 0; i < length; i++) {
-      const code = token.charCodeAt(i);
-      if (code > 0xff && !this.#wide) {
-        if (!widen) return -1;
-        chars = this.#widen();
-      }
-      chars[tail + i] = code;
-      hash = Math.imul(hash ^ code, FNV_PRIME);
-    }
-    this.#tailHash = hash;
-    const mask = this.#slots.length - 1;
-    let at = hash & mask;
-    for (let entry = this.#slots[at]; entry !== 0; entry = this.#slots[at = (at + 1) & mask]) {
-      if (this.#hashes[entry - 1] !== hash) continue;
-      const from = this.#starts[entry - 1];
-      if (this.#starts[entry] - from !== length) continue;
-      let k = 0;
-      while (k < length && chars[from + k] === chars[tail + k]) k++;
-      if (k === length) break;
-    }
-    return at;
+  internWritten(head: string, text: string, start: number, end: number, limit: number): number {
+    this.#write(head, text, start, end, true);
+    return this.#idOfTail(limit);
   }
 
   /**
    * The id of `text[start, end)` lowercased, interning it when it is new. Every character in that range must be an
    * ASCII letter or digit or a Latin-1 letter (see `TOKEN_LOWER`), and `hash` the FNV-1a hash of the range lowercased,
-   * as the scanner gives it (see `PlainSink`).
+   * as the scanner gives it (see `PlainSink`). With `head`, the id `internWritten` gives (an entity where it stands).
    */
-  internPlainWord(text: string, start: number, end: number, hash: number, limit: number): number {
-    hash |= 0;
-    const mask = this.#slots.length - 1;
-    const length = end - start;
-    let at = hash & mask;
-    for (;; at = (at + 1) & mask) {
-      const entry = this.#slots[at];
-      if (entry === 0) break;
-      if (this.#hashes[entry - 1] !== hash) continue;
-      const from = this.#starts[entry - 1];
-      if (this.#starts[entry] - from !== length) continue;
-      const chars = this.#chars;
-      let k = 0;
-      while (k < length && chars[from + k] === TOKEN_LOWER[text.charCodeAt(start + k)]) k++;
-      if (k === length) return entry - 1;
-    }
-    const id = this.#add(hash, at, limit, length);
+  internPlainWord(text: string, start: number, end: number, hash: number, limit: number, head?: string): number {
+    if (head !== undefined) return this.internWritten(head, text, start, end, limit);
+    const tail = this.#room(end - start);
     const chars = this.#chars;
-    let to = this.#starts[id];
-    for (let i = start; i < end; i++) chars[to++] = TOKEN_LOWER[text.charCodeAt(i)];
-    return id;
+    for (let i = start; i < end; i++) chars[tail + i - start] = TOKEN_LOWER[text.charCodeAt(i)];
+    this.#tailHash = hash | 0;
+    this.#tailLength = end - start;
+    return this.#idOfTail(limit);
   }
 
   /**
-   * The id of `num:N` for a whole number `value` from 0 to 2^31 - 1, interning it when it is new: the same id as
-   * `intern("num:" + value)`.
+   * Copy `head` and then `text[start, end)` without whitespace after the last token, hashing it (one read of it), for
+   * `#idOfTail`; false when the token is not Latin-1, the table holds Latin-1 tokens only and `widen` is false.
    */
-  internInteger(value: number, limit: number): number {
-    return this.intern(`num:${value | 0}`, limit);
+  #write(head: string, text: string, start: number, end: number, widen: boolean): boolean {
+    const tail = this.#room(head.length + end - start);
+    let chars = this.#chars;
+    let hash = FNV_OFFSET;
+    let to = tail;
+    for (let i = -head.length; i < end - start; i++) {
+      const code = i < 0 ? head.charCodeAt(head.length + i) : text.charCodeAt(start + i);
+      if (i >= 0 && charKind(code) === 1) continue;
+      if (code > 0xff && !this.#wide) {
+        if (!widen) return false;
+        chars = this.#widen();
+      }
+      chars[to++] = code;
+      hash = Math.imul(hash ^ code, FNV_PRIME);
+    }
+    this.#tailHash = hash;
+    this.#tailLength = to - tail;
+    return true;
+  }
+
+  /** Where the next token's characters go, with room for `length` of them. */
+  #room(length: number): number {
+    const tail = this.#charCount;
+    if (tail + length > this.#chars.length) this.#chars = grown(this.#chars, tail + length);
+    return tail;
+  }
+
+  /**
+   * The id of the token written after the last one (see `#write`), giving it the next id when it is new; -1 when it is
+   * new and `limit` is -1 (a look-up).
+   */
+  #idOfTail(limit: number): number {
+    const hash = this.#tailHash;
+    const length = this.#tailLength;
+    const tail = this.#charCount;
+    const chars = this.#chars;
+    const mask = this.#slots.length - 1;
+    let at = hash & mask;
+    for (let entry = this.#slots[at]; entry !== 0; entry = this.#slots[at = (at + 1) & mask]) {
+      const endAt = entry * 2;
+      if (this.#ends[endAt - 1] !== hash) continue;
+      const from = this.#ends[endAt - 2];
+      if (this.#ends[endAt] - from !== length) continue;
+      let k = 0;
+      while (k < length && chars[from + k] === chars[tail + k]) k++;
+      if (k === length) return entry - 1;
+    }
+    return limit < 0 ? -1 : this.#add(hash, at, limit, length);
   }
 
   /** Make `#chars` two bytes a character, for a token that is not Latin-1; returns the new array. */
@@ -158,18 +167,15 @@ export class TokenTable {
     return wide;
   }
 
-  /** Give a new token of `length` characters an id and room for its characters (the caller writes them). */
+  /** Give the token written after the last one (`length` characters, hashed `hash`, to go in slot `at`) the next id. */
   #add(hash: number, at: number, limit: number, length: number): number {
     const id = this.#count;
     if (id >= limit) throw new RangeError(`Cannot index more than ${limit} distinct tokens in one session`);
-    const start = this.#charCount;
-    if (start + length > this.#chars.length) this.#chars = grown(this.#chars, start + length);
-    if (id + 2 > this.#starts.length) this.#starts = grown(this.#starts, id + 2);
-    if (id >= this.#hashes.length) this.#hashes = grown(this.#hashes, id + 1);
-    this.#charCount = start + length;
+    if (id * 2 + 3 > this.#ends.length) this.#ends = grown(this.#ends, id * 2 + 3);
+    this.#charCount += length;
     if (length > this.#longest) this.#longest = length;
-    this.#starts[id + 1] = this.#charCount;
-    this.#hashes[id] = hash;
+    this.#ends[id * 2 + 1] = hash;
+    this.#ends[id * 2 + 2] = this.#charCount;
     this.#slots[at] = id + 1;
     this.#count = id + 1;
     if ((id + 1) * 2 > this.#slots.length) this.#rehash();
@@ -180,7 +186,7 @@ export class TokenTable {
     const slots = new Int32Array(this.#slots.length * 2);
     const mask = slots.length - 1;
     for (let id = 0; id < this.#count; id++) {
-      let at = this.#hashes[id] & mask;
+      let at = this.#ends[id * 2 + 1] & mask;
       while (slots[at] !== 0) at = (at + 1) & mask;
       slots[at] = id + 1;
     }

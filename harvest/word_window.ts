@@ -9,11 +9,14 @@
  */
 
 /**
- * Receives a plain token as `text[start, end)`: ASCII letters and digits and Latin-1 letters only, to be read
- * lowercased as {@linkcode TOKEN_LOWER} says, with `hash`, the 32-bit FNV-1a hash of its lowercased UTF-16 codes (so an
- * interning table need not read it twice).
+ * Receives a token where it stands in `text`, so that no string need be made for it. Without `head`, a plain token
+ * `text[start, end)`: ASCII letters and digits and Latin-1 letters only, to be read lowercased as
+ * {@linkcode TOKEN_LOWER} says, with `hash`, the 32-bit FNV-1a hash of its lowercased UTF-16 codes (so an interning
+ * table need not read it twice). With `head`, an entity written as its token reads: the token is `head` followed by
+ * `text[start, end)` as written but without whitespace (`hash` is 0), and the entity's text is `text[start, end)` with
+ * each run of whitespace as one space (a phone number in groups).
  */
-export type PlainSink = (text: string, start: number, end: number, hash: number) => void;
+export type PlainSink = (text: string, start: number, end: number, hash: number, head?: string) => void;
 
 /**
  * FNV-1a's offset basis and prime, as {@linkcode PlainSink} hashes. The basis is kept as a signed 32-bit integer (the

@@ -3,25 +3,32 @@ import fc from "fast-check";
 import { TokenTable } from "../harvest/token_table.ts";
 import { WORD_LOWER } from "../harvest/word_window.ts";
 
-Deno.test("TokenTable.internInteger() gives the id intern() gives to num:N, in either order, for every whole number", () => {
+Deno.test("TokenTable.internWritten() gives the id intern() gives to the head and the text without whitespace", () => {
+  // Heads and texts with whitespace of every kind, letters of both cases, and characters past Latin-1 (widening).
+  const head = fc.constantFrom("url:", "tel:", "num:", "", "é:", "日:");
+  const char = fc.constantFrom(..."aZ09+-./: \t\n\u00a0\u3000\ufeffé", "ž", "日", "😀");
+  const text = fc.array(char, { maxLength: 12 }).map((chars) => chars.join(""));
   fc.assert(
-    fc.property(fc.array(fc.tuple(fc.nat(), fc.boolean()), { maxLength: 200 }), (steps) => {
+    fc.property(fc.array(fc.tuple(head, text, fc.boolean()), { maxLength: 100 }), (steps) => {
       const table = new TokenTable();
-      const ids = new Map<number, number>();
-      for (const [value, asText] of steps) {
-        const id = asText ? table.intern(`num:${value}`, 1e9) : table.internInteger(value, 1e9);
-        if (ids.has(value)) assert.equal(id, ids.get(value));
-        ids.set(value, id);
-        assert.equal(table.get(`num:${value}`), id);
+      const ids = new Map<string, number>();
+      for (const [first, written, asString] of steps) {
+        const token = first + written.replace(/\s/g, "");
+        if (token === "") continue;
+        const padded = `(${written})`;
+        const id = asString ? table.intern(token, 1e9) : table.internWritten(first, padded, 1, padded.length - 1, 1e9);
+        assert.equal(id, ids.get(token) ?? ids.size, JSON.stringify([first, written]));
+        ids.set(token, id);
       }
+      for (const [token, id] of ids) assert.equal(table.get(token), id, token);
       assert.equal(table.size, ids.size);
     }),
-    { numRuns: 300 },
+    { numRuns: 500 },
   );
   const table = new TokenTable();
-  assert.equal(table.internInteger(0, 10), table.intern("num:0", 10));
-  assert.equal(table.internInteger(2 ** 31 - 1, 10), table.get("num:2147483647"));
-  assert.equal(table.get("num:00"), undefined);
+  assert.equal(table.internWritten("tel:", "+1 555\t0100", 0, 11, 10), table.intern("tel:+15550100", 10));
+  assert.equal(table.get("tel:+1 555\t0100"), undefined);
+  assert.throws(() => table.internWritten("url:", "https://x.example/", 0, 18, 1), RangeError);
 });
 
 Deno.test("TokenTable keeps every token's characters apart across growth (many long and short tokens)", () => {

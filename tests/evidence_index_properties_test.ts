@@ -205,3 +205,33 @@ Deno.test("EvidenceIndex.addFields() makes a value evidence exactly when its tok
     { numRuns: 300 },
   );
 });
+
+Deno.test("EvidenceIndex look-ups asked between additions answer as an index asked only once", () => {
+  // The index remembers recent look-ups: a remembered answer must never outlive a source that changes it.
+  const stepArb = fc.oneof(
+    fc.record({ add: textArb, rank: fc.integer({ min: 0, max: 2 }) }),
+    fc.record({ ask: textArb, minRank: fc.integer({ min: 0, max: 2 }) }),
+  );
+  fc.assert(
+    fc.property(fc.array(stepArb, { maxLength: 30 }), (steps) => {
+      const index = new EvidenceIndex();
+      const added: { text: string; rank: number }[] = [];
+      for (const step of steps) {
+        if ("add" in step) {
+          index.addText(added.length, step.add, step.rank);
+          added.push({ text: step.add, rank: step.rank });
+          continue;
+        }
+        const fresh = new EvidenceIndex();
+        added.forEach((source, id) => fresh.addText(id, source.text, source.rank));
+        assert.deepEqual(index.find(step.ask), fresh.find(step.ask));
+        assert.deepEqual(
+          index.vouch(step.ask, () => true, step.minRank),
+          fresh.vouch(step.ask, () => true, step.minRank),
+        );
+        assert.deepEqual([...index.sources(step.ask)], [...fresh.sources(step.ask)]);
+      }
+    }),
+    { numRuns: 300 },
+  );
+});

@@ -6,7 +6,6 @@
  */
 import { errorText, PabError } from "../../core/mod.ts";
 import { StoreError } from "../store/mod.ts";
-import { answerText } from "./answer_text.ts";
 import { type AnswerCode, HTTP_STATUS } from "./request_error.ts";
 
 /** Seconds a client should wait before retrying a store fault or an overload. */
@@ -83,9 +82,9 @@ export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "cache-control": "no-store",
 });
 
-/** A JSON answer (its text as `JSON.stringify` writes it; see `answerText`). */
+/** A JSON answer. */
 export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return jsonTextAnswer(status, answerText(body), headers);
+  return jsonTextAnswer(status, JSON.stringify(body), headers);
 }
 
 /**

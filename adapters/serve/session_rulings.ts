@@ -7,7 +7,6 @@
  */
 import { canonicalJson, PabError } from "../../core/mod.ts";
 import { type Decision, gapKey } from "../../guard/mod.ts";
-import { isFrozenData } from "./answer_text.ts";
 import type { HeldRuling, HostedSession } from "./hosted_session.ts";
 import { RequestError } from "./request_error.ts";
 import { textDigest } from "./text_digest.ts";
@@ -107,8 +106,19 @@ function labelText(label: object): string {
   const known = LABEL_TEXTS.get(label);
   if (known !== undefined) return known;
   const text = canonicalJson(label);
-  if (isFrozenData(label)) LABEL_TEXTS.set(label, text);
+  if (frozenData(label, 0)) LABEL_TEXTS.set(label, text);
   return text;
+}
+
+/** Whether a value can never change: primitives, and frozen objects of data properties holding such values. */
+function frozenData(value: unknown, depth: number): boolean {
+  if (typeof value !== "object" || value === null) return typeof value !== "function";
+  if (depth > 32 || !Object.isFrozen(value)) return false;
+  for (const key of Object.keys(value)) {
+    const property = Object.getOwnPropertyDescriptor(value, key);
+    if (!property || !("value" in property) || !frozenData(property.value, depth + 1)) return false;
+  }
+  return true;
 }
 
 /**

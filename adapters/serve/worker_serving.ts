@@ -9,7 +9,6 @@
  * @module
  */
 import type { RouteRequest } from "./api_routes.ts";
-import { answerText } from "./answer_text.ts";
 import { errorParts } from "./error_answer.ts";
 import { type ApiOptions, apiRoutes } from "./http_api.ts";
 import { parseJsonBytes } from "./read_body.ts";
@@ -122,9 +121,9 @@ async function answer(route: Route, message: AdmittedRequest): Promise<TextAnswe
   const request = { method, headers: { get: (name: string) => name === SESSION_TOKEN_HEADER ? token : null } };
   try {
     const [status, body] = await route({ request, path, body: () => Promise.resolve(parseJsonBytes(message.body)) });
-    return { status, body: answerText(body) };
+    return { status, body: JSON.stringify(body) };
   } catch (error) {
     const parts = errorParts(error);
-    return { status: parts.status, headers: parts.headers, body: answerText(parts.body) };
+    return { status: parts.status, headers: parts.headers, body: JSON.stringify(parts.body) };
   }
 }

@@ -16,10 +16,22 @@ export interface WatchedRead {
   done(): void;
 }
 
-interface Read {
+/** A read being watched, as `watch` returns it: a plain instance (an object literal with a getter costs more to make). */
+class Read implements WatchedRead {
+  error: RequestError | undefined = undefined;
   readonly started: number;
   readonly cancel: () => void;
-  error: RequestError | undefined;
+  readonly #done: (read: Read) => void;
+
+  constructor(started: number, cancel: () => void, done: (read: Read) => void) {
+    this.started = started;
+    this.cancel = cancel;
+    this.#done = done;
+  }
+
+  done(): void {
+    this.#done(this);
+  }
 }
 
 /**
@@ -59,7 +71,7 @@ export class BodyDeadlines {
 
   /** Watch one read: `cancel` is called (once) when it runs over or the server stops, and `error` says which. */
   watch(cancel: () => void): WatchedRead {
-    const read: Read = { started: performance.now(), cancel, error: undefined };
+    const read = new Read(performance.now(), cancel, this.#release);
     if (this.#signal?.aborted) {
       read.error = stopping();
       cancel();
@@ -67,16 +79,14 @@ export class BodyDeadlines {
       this.#reads.add(read);
       this.#timer ??= setInterval(() => this.#check(), Math.min(250, Math.max(1, this.#deadlineMs / 4)));
     }
-    return {
-      get error() {
-        return read.error;
-      },
-      done: () => {
-        this.#reads.delete(read);
-        this.#idle();
-      },
-    };
+    return read;
   }
+
+  /** A read ended (whole or not): stop watching it. */
+  readonly #release = (read: Read): void => {
+    this.#reads.delete(read);
+    this.#idle();
+  };
 
   #check(): void {
     const cutoff = performance.now() - this.#deadlineMs;

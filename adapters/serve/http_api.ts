@@ -35,6 +35,11 @@ export interface ApiOptions {
   readonly hosts?: HostNames | (() => HostNames);
   /** Aborts body reads in flight (the server is stopping). */
   readonly signal?: AbortSignal;
+  /**
+   * Requests come from `Deno.serve`, whose HTTP framing holds each body to its
+   * declared length (see `BodyBounds.framed`); `startServer` sets it.
+   */
+  readonly framed?: boolean;
 }
 
 /** The default request body limit: 256 KiB. */
@@ -65,6 +70,7 @@ export function apiHandler(host: SessionHost, options: ApiOptions): (request: Re
   const admit = admission(options);
   const route = apiRoutes(host, options);
   const deadlines = new BodyDeadlines(host.limits.bodySeconds * 1000, options.signal);
+  const bounds = { limit, deadlines, framed: options.framed === true };
   let inFlight = 0;
   return async (request) => {
     if (inFlight >= host.limits.maxInFlight) {
@@ -76,7 +82,7 @@ export function apiHandler(host: SessionHost, options: ApiOptions): (request: Re
     try {
       admit(request);
       const path = new URL(request.url).pathname;
-      const body = () => readJsonBody(request, { limit, deadlines });
+      const body = () => readJsonBody(request, bounds);
       const [status, answer] = await route({ request, path, body });
       return jsonAnswer(status, answer);
     } catch (error) {

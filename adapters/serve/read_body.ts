@@ -25,6 +25,13 @@ export interface BodyBounds {
   readonly deadlines?: BodyDeadlines;
   /** The deepest nesting allowed (default {@linkcode MAX_BODY_DEPTH}). */
   readonly depth?: number;
+  /**
+   * The request came from `Deno.serve`, whose HTTP framing holds a body to the
+   * length its `Content-Length` declares (a longer or conflicting one is
+   * refused before the handler runs): a body declared within the limit is
+   * then read in one call, not chunk by chunk (default false).
+   */
+  readonly framed?: boolean;
 }
 
 /**
@@ -112,11 +119,50 @@ export async function readBodyBytes(
   request: Request,
   bounds: number | BodyBounds,
 ): Promise<Uint8Array<ArrayBuffer> | null> {
-  const { limit, deadlines } = typeof bounds === "number" ? { limit: bounds } : bounds;
-  const declared = Number(request.headers.get("content-length"));
+  const { limit, deadlines, framed } = typeof bounds === "number" ? { limit: bounds } : bounds;
+  const header = request.headers.get("content-length");
+  const declared = Number(header);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  // The framing holds the body to its declared length, within the limit: read it whole (a GET or HEAD has none to
+  // read, as below; asking for a body's stream costs more than reading it).
+  if (framed && header !== null && DIGITS.test(header) && request.method !== "GET" && request.method !== "HEAD") {
+    return await readWhole(request, limit, deadlines);
+  }
   if (!request.body) return null;
   return await readBytes(request.body, limit, deadlines);
+}
+
+const DIGITS = /^[0-9]+$/;
+
+/**
+ * The whole body of a request whose framing bounds it (see `BodyBounds.framed`), in one read: no chunk buffers and
+ * no stream reads. Cut off (past the deadline, or the server stopping), it ends early and says why; the read left
+ * behind ends with the connection, which the server closes since its body was not read.
+ */
+async function readWhole(
+  request: Request,
+  limit: number,
+  deadlines: BodyDeadlines | undefined,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const read = request.bytes();
+  if (deadlines === undefined) return within(await read, limit);
+  let cut = () => {};
+  const stopped = new Promise<null>((resolve) => cut = () => resolve(null));
+  const watched = deadlines.watch(cut);
+  try {
+    const bytes = await Promise.race([read, stopped]);
+    if (bytes !== null && watched.error === undefined) return within(bytes, limit);
+  } finally {
+    watched.done();
+  }
+  read.catch(() => {});
+  throw watched.error;
+}
+
+/** `bytes` when within `limit` (413 otherwise). */
+function within(bytes: Uint8Array<ArrayBuffer>, limit: number): Uint8Array<ArrayBuffer> {
+  if (bytes.byteLength > limit) throw tooLarge(limit);
+  return bytes;
 }
 
 async function readBytes(

@@ -43,6 +43,8 @@ export interface IntakeBounds {
   /** Requests served at once (past it: 503 `ERR_OVERLOADED`), counted in `inFlight`. */
   readonly maxInFlight: number;
   readonly inFlight: SessionTally;
+  /** Requests come from `Deno.serve`, whose framing holds each body to its declared length (see `BodyBounds.framed`). */
+  readonly framed?: boolean;
 }
 
 /**
@@ -69,7 +71,8 @@ export function requestIntake(
   bounds: IntakeBounds,
   dispatch: (request: AdmittedRequest) => Promise<TextAnswer>,
 ): (request: Request) => Promise<Response> {
-  const { admit, limit, deadlines, maxInFlight, inFlight } = bounds;
+  const { admit, maxInFlight, inFlight } = bounds;
+  const read = { limit: bounds.limit, deadlines: bounds.deadlines, framed: bounds.framed === true };
   return async (request) => {
     if (!inFlight.claim(maxInFlight)) {
       return errorAnswer(
@@ -81,7 +84,7 @@ export function requestIntake(
     }
     try {
       admit(request);
-      const body = await readBodyBytes(request, { limit, deadlines });
+      const body = await readBodyBytes(request, read);
       const path = new URL(request.url).pathname;
       const token = request.headers.get(SESSION_TOKEN_HEADER);
       const answer = await dispatch({ method: request.method, path, token, body });

@@ -22,6 +22,7 @@ import {
 } from "../../guard/mod.ts";
 import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
 import type { PabStore, ReservationRecord } from "../store/mod.ts";
+import { resultEffects } from "./result_effects.ts";
 import { HostedSession, judgesEffects, textSize } from "./hosted_session.ts";
 import { randomHex } from "./random_hex.ts";
 import { apiDecision, assertShown, heldRuling, isRulingRefusal, type RulingInfo } from "./session_rulings.ts";
@@ -148,15 +149,11 @@ export class SessionHost {
       const output = call.error ?? call.output;
       assertRoom(session, this.limits.sessionChars, textSize(output));
       const input = { kind: "result", tool: call.tool, args: call.args, output } as const;
-      const toolCall = makeToolCall(call.tool, call.args);
-      const keys = call.ran && call.error === undefined
-        ? planEffects(this.policy, toolCall, session.effects.committed()).commit
-        : [];
+      const { keys, commit } = resultEffects(this.policy, session.record.ledger, call, session.effects);
       const effect = { kind: "effect", reservation: null, tool: call.tool, effects: keys } as const;
       // The output, its effects and their audit events are one write.
-      const commit = { ledger: session.record.ledger, keys, holder: `result:${toolCall.fingerprint}` };
       const events = () => this.#events(session, { ...input, error: call.error }, ...(keys.length ? [effect] : []));
-      await session.add(input, events, keys.length ? commit : undefined);
+      await session.add(input, events, commit);
     }, call.ran === true);
   }
 

@@ -12,7 +12,7 @@ import type { SessionHost } from "./session_host.ts";
 import { type HostNames, listenedHosts } from "./web_checks.ts";
 
 /** Options of {@linkcode startServer}. */
-export interface ServerOptions extends Omit<ApiOptions, "hosts" | "signal"> {
+export interface ServerOptions extends Omit<ApiOptions, "hosts" | "signal" | "framed"> {
   /** The port (0 picks a free one; default 4517). */
   readonly port?: number;
   /** The interface (default `localhost`); any other needs `token`. */
@@ -80,7 +80,7 @@ export function startServer(host: SessionHost, options: ServerOptions): RunningS
   const { server, port, url } = listenFor(
     options,
     connectionGate(host.limits.maxConnections),
-    (hosts) => apiHandler(host, { ...options, hosts, signal: stopping.signal }),
+    (hosts) => apiHandler(host, { ...options, hosts, signal: stopping.signal, framed: true }),
   );
   return {
     url,

@@ -59,6 +59,7 @@ export async function startWorkerServer(options: WorkerServerOptions): Promise<R
         deadlines: new BodyDeadlines(limits.bodySeconds * 1000, stopping.signal),
         maxInFlight: limits.maxInFlight,
         inFlight: localTally(),
+        framed: true,
       }, dispatch),
   );
   for (let index = 0; index < options.workers; index++) {

@@ -61,6 +61,7 @@ export function listenAsWorker(
         deadlines: new BodyDeadlines(limits.bodySeconds * 1000, stopping.signal),
         maxInFlight: limits.maxInFlight,
         inFlight: sharedTally(tally, TALLY_CELLS.inFlight),
+        framed: true,
       }, dispatch),
   );
   return {

@@ -72,7 +72,7 @@ async function startWorkers(name: string): Promise<Server> {
   const module = new URL("./serve_path_worker.ts", import.meta.url);
   if (name !== "bare") {
     module.searchParams.set("root", roots[name]);
-    return await modules[name].startWorkerServer({ module, workers, version: "ab", port: 0 });
+    return await modules[name].startWorkerServer({ module, workers, config: null, version: "ab", port: 0 });
   }
   const threads = Array.from({ length: workers }, () => new Worker(module, { type: "module" }));
   const ask = (thread: Worker, message: unknown) =>
@@ -97,7 +97,8 @@ for (let round = -1; round < rounds; round++) {
   for (const name of round % 2 ? [...names].reverse() : names) {
     const server = await start(name);
     // One thread's CPU, or with workers the process's (less the client's, below).
-    const cpu = (since?: { user: number; system: number }) => workers > 0 ? process.cpuUsage(since) : process.threadCpuUsage(since);
+    const cpu = (since?: { user: number; system: number }) =>
+      workers > 0 ? process.cpuUsage(since) : process.threadCpuUsage(since);
     let before = cpu();
     let used = 0;
     const { result, clientCpuUs } = await loadInWorker(server.url, { sessions: 50, seconds }, {

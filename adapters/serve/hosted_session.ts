@@ -127,8 +127,8 @@ export class HostedSession {
 
   /** Run `task` after every earlier task of this session in this process. */
   run<T>(task: () => Promise<T>): Promise<T> {
-    // With none running or waiting, every earlier task has settled: start this one now, not a queue's turn later.
-    const next = this.#busy++ === 0 ? startNow(task) : this.#queue.catch(() => {}).then(task);
+    this.#busy++;
+    const next = this.#queue.catch(() => {}).then(task);
     this.#queue = next;
     const done = () => void this.#busy--;
     next.then(done, done);
@@ -263,15 +263,6 @@ export function textSize(output: unknown): number {
  */
 export function judgesEffects(policy: Policy): boolean {
   return Object.values(policy.tools).some((tool) => tool.requiresPrior.length > 0 || tool.requiresNoPrior.length > 0);
-}
-
-/** Start `task` now; a synchronous throw is its rejection, as it would be in a promise's turn. */
-function startNow<T>(task: () => Promise<T>): Promise<T> {
-  try {
-    return task();
-  } catch (error) {
-    return Promise.reject(error);
-  }
 }
 
 /** The store's effects with every holder prefixed by `scope`. */

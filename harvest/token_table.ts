@@ -66,7 +66,7 @@ export class TokenTable {
   get(token: string): number | undefined {
     // A token longer than any held is not held (and a look-up never grows the table to read it).
     if (token.length > this.#longest || !this.#write(token, "", 0, 0, false)) return undefined;
-    const id = this.#idOf(this.#tailHash, this.#tailLength, "", 0, -1);
+    const id = this.#idOfTail(-1);
     return id < 0 ? undefined : id;
   }
 
@@ -85,7 +85,7 @@ export class TokenTable {
    */
   internWritten(head: string, text: string, start: number, end: number, limit: number): number {
     this.#write(head, text, start, end, true);
-    return this.#idOf(this.#tailHash, this.#tailLength, "", 0, limit);
+    return this.#idOfTail(limit);
   }
 
   /**
@@ -95,12 +95,17 @@ export class TokenTable {
    */
   internPlainWord(text: string, start: number, end: number, hash: number, limit: number, head?: string): number {
     if (head !== undefined) return this.internWritten(head, text, start, end, limit);
-    return this.#idOf(hash | 0, end - start, text, start, limit);
+    const tail = this.#room(end - start);
+    const chars = this.#chars;
+    for (let i = start; i < end; i++) chars[tail + i - start] = TOKEN_LOWER[text.charCodeAt(i)];
+    this.#tailHash = hash | 0;
+    this.#tailLength = end - start;
+    return this.#idOfTail(limit);
   }
 
   /**
    * Copy `head` and then `text[start, end)` without whitespace after the last token, hashing it (one read of it), for
-   * `#idOf`; false when the token is not Latin-1, the table holds Latin-1 tokens only and `widen` is false.
+   * `#idOfTail`; false when the token is not Latin-1, the table holds Latin-1 tokens only and `widen` is false.
    */
   #write(head: string, text: string, start: number, end: number, widen: boolean): boolean {
     const tail = this.#room(head.length + end - start);
@@ -130,31 +135,26 @@ export class TokenTable {
   }
 
   /**
-   * The id of the token hashed `hash`, `length` characters long, giving it the next id when it is new; -1 when
-   * it is new and `limit` is -1 (a look-up). The token is `text` from `start` lowercased as `TOKEN_LOWER` says (copied
-   * after the last token only when new), or, when `text` is empty, the one written after the last token (see `#write`).
+   * The id of the token written after the last one (see `#write`), giving it the next id when it is new; -1 when it is
+   * new and `limit` is -1 (a look-up).
    */
-  #idOf(hash: number, length: number, text: string, start: number, limit: number): number {
+  #idOfTail(limit: number): number {
+    const hash = this.#tailHash;
+    const length = this.#tailLength;
     const tail = this.#charCount;
     const chars = this.#chars;
-    const slots = this.#slots;
-    const ends = this.#ends;
-    const mask = slots.length - 1;
+    const mask = this.#slots.length - 1;
     let at = hash & mask;
-    for (let entry = slots[at]; entry !== 0; entry = slots[at = (at + 1) & mask]) {
-      const from = ends[entry * 2 - 2];
-      if (ends[entry * 2 - 1] !== hash || ends[entry * 2] - from !== length) continue;
+    for (let entry = this.#slots[at]; entry !== 0; entry = this.#slots[at = (at + 1) & mask]) {
+      const endAt = entry * 2;
+      if (this.#ends[endAt - 1] !== hash) continue;
+      const from = this.#ends[endAt - 2];
+      if (this.#ends[endAt] - from !== length) continue;
       let k = 0;
-      if (text) { while (k < length && chars[from + k] === TOKEN_LOWER[text.charCodeAt(start + k)]) k++; }
-      else while (k < length && chars[from + k] === chars[tail + k]) k++;
+      while (k < length && chars[from + k] === chars[tail + k]) k++;
       if (k === length) return entry - 1;
     }
-    if (limit < 0) return -1;
-    if (text) {
-      this.#room(length);
-      for (let k = 0; k < length; k++) this.#chars[tail + k] = TOKEN_LOWER[text.charCodeAt(start + k)];
-    }
-    return this.#add(hash, at, limit, length);
+    return limit < 0 ? -1 : this.#add(hash, at, limit, length);
   }
 
   /** Make `#chars` two bytes a character, for a token that is not Latin-1; returns the new array. */

@@ -92,3 +92,48 @@ Deno.test("TokenTable gives the same ids before and after it widens for a token 
     { numRuns: 200 },
   );
 });
+
+Deno.test("TokenTable.internPlainWord() finds words read in place as intern() does, across growth and widening", () => {
+  // Few letters and short words, so that words recur in both cases, share lengths and hashes' low bits, and the
+  // table grows (and sometimes widens) between a word's first reading and the next.
+  const char = fc.constantFrom(..."aAbB0É", "é", "ÿ");
+  const word = fc.array(char, { minLength: 1, maxLength: 5 }).map((chars) => chars.join(""));
+  const step = fc.oneof(
+    fc.tuple(fc.constant("plain"), word),
+    fc.tuple(fc.constant("string"), fc.oneof(word, fc.constantFrom("日", "a b", "num:1"))),
+    fc.tuple(fc.constant("get"), word),
+  );
+  fc.assert(
+    fc.property(fc.array(step, { maxLength: 400 }), fc.integer({ min: 0, max: 600 }), (steps, filler) => {
+      const table = new TokenTable();
+      const ids = new Map<string, number>();
+      const expect = (token: string) => ids.get(token) ?? ids.size;
+      // Every plain word given the same hash: only the characters tell them apart.
+      const colliding = new TokenTable();
+      const collidingIds = new Map<string, number>();
+      for (let i = 0; i < filler; i++) ids.set(`f${i}`, table.intern(`f${i}`, 1e9));
+      for (const [kind, text] of steps) {
+        const token = kind === "plain" ? text.toLowerCase() : text;
+        if (kind === "get") {
+          assert.equal(table.get(text), ids.get(text), text);
+          continue;
+        }
+        const written = ` ${text}.`;
+        let hash = 0x811c9dc5;
+        for (const letter of token) hash = Math.imul(hash ^ letter.charCodeAt(0), 0x01000193);
+        const id = kind === "plain"
+          ? table.internPlainWord(written, 1, 1 + text.length, hash, 1e9)
+          : table.intern(text, 1e9);
+        assert.equal(id, expect(token), JSON.stringify([kind, text]));
+        ids.set(token, id);
+        if (kind !== "plain") continue;
+        const same = colliding.internPlainWord(written, 1, 1 + text.length, 7, 1e9);
+        assert.equal(same, collidingIds.get(token) ?? collidingIds.size, text);
+        collidingIds.set(token, same);
+      }
+      for (const [token, id] of ids) assert.equal(table.get(token), id, token);
+      assert.equal(table.size, ids.size);
+    }),
+    { numRuns: 300 },
+  );
+});

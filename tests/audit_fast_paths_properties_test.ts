@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { canonicalJson, sha256Hex } from "../core/mod.ts";
 import { type AuditEvent, jsonAround, linkText } from "../adapters/audit/mod.ts";
-import { indexOfLong } from "../adapters/store/_memory_text.ts";
+import { indexOfLong } from "../adapters/store/_index_of_long.ts";
 import { auditHash } from "../adapters/audit/_audit_hash.ts";
 import { readBack } from "./_json_read_back.ts";
 

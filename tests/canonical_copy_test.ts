@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { ownDataObject } from "./_own_object.ts";
 import { canonicalCopy, canonicalJson, COPY_DEPTH_LIMIT, fingerprintCall } from "../core/mod.ts";
 import { makeToolCall } from "../guard/mod.ts";
 
@@ -32,14 +33,9 @@ const { value: VALUE } = fc.letrec((tie) => ({
     fc.sparseArray(tie("value"), { maxLength: 6 }),
     tie("object"),
   ),
-  object: fc.tuple(fc.array(fc.tuple(KEY, tie("value")), { maxLength: 5 }), fc.boolean()).map(([entries, bare]) => {
-    // Own data properties, as JSON.parse makes them: "__proto__" is an ordinary key.
-    const object: Record<string, unknown> = bare ? Object.create(null) : {};
-    for (const [key, item] of entries) {
-      Object.defineProperty(object, key, { value: item, enumerable: true, configurable: true, writable: true });
-    }
-    return object;
-  }),
+  object: fc.tuple(fc.array(fc.tuple(KEY, tie("value")), { maxLength: 5 }), fc.boolean()).map(([entries, bare]) =>
+    ownDataObject(entries, bare)
+  ),
 }));
 
 const ARGS = fc.dictionary(KEY, VALUE, { maxKeys: 5 }).map((entries) => {

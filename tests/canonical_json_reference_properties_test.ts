@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { ownDataObject } from "./_own_object.ts";
 import { canonicalJson } from "../core/mod.ts";
 import { referenceText } from "./_canonical_json_reference.ts";
 
@@ -37,13 +38,9 @@ const { value: VALUE } = fc.letrec((tie) => ({
     fc.sparseArray(tie("value"), { maxLength: 4 }),
     tie("object"),
   ),
-  object: fc.tuple(fc.array(fc.tuple(KEY, tie("value")), { maxLength: 6 }), fc.boolean()).map(([entries, bare]) => {
-    const object: Record<string, unknown> = bare ? Object.create(null) : {};
-    for (const [key, item] of entries) {
-      Object.defineProperty(object, key, { value: item, enumerable: true, configurable: true, writable: true });
-    }
-    return object;
-  }),
+  object: fc.tuple(fc.array(fc.tuple(KEY, tie("value")), { maxLength: 6 }), fc.boolean()).map(([entries, bare]) =>
+    ownDataObject(entries, bare)
+  ),
 }));
 
 /** A value wrapped `depth` levels deep, in arrays or objects, with `shared` placed twice at one level (not a cycle). */

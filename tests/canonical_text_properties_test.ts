@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { ownDataObject } from "./_own_object.ts";
 import { canonicalCopy, canonicalJson } from "../core/mod.ts";
 import { readBack } from "./_json_read_back.ts";
 
@@ -35,13 +36,9 @@ const { value: VALUE } = fc.letrec((tie) => ({
     fc.sparseArray(tie("value"), { maxLength: 5 }),
     tie("object"),
   ),
-  object: fc.tuple(fc.array(fc.tuple(KEY, tie("value")), { maxLength: 5 }), fc.boolean()).map(([entries, bare]) => {
-    const object: Record<string, unknown> = bare ? Object.create(null) : {};
-    for (const [key, item] of entries) {
-      Object.defineProperty(object, key, { value: item, enumerable: true, configurable: true, writable: true });
-    }
-    return object;
-  }),
+  object: fc.tuple(fc.array(fc.tuple(KEY, tie("value")), { maxLength: 5 }), fc.boolean()).map(([entries, bare]) =>
+    ownDataObject(entries, bare)
+  ),
 }));
 
 /** The definition: JSON.stringify of a copy with every object's keys added in sorted order (code units). */

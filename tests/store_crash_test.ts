@@ -11,6 +11,7 @@ import { type AuditRecord, verifyHeads, verifyRecords } from "../adapters/audit/
 import { SessionHost } from "../adapters/serve/mod.ts";
 import { openStore } from "../adapters/store/mod.ts";
 import { ROOT, SERVE_POLICY_YAML } from "./_serve_fixtures.ts";
+import { seededRandom } from "../adapters/cli/bench/seeded_random.ts";
 
 const ROUNDS = 6;
 const WRITERS = 2;
@@ -46,23 +47,12 @@ async function killedRound(path: string, random: () => number): Promise<string[]
   return lines;
 }
 
-/** A deterministic random source (xorshift), seeded per run and printed on failure. */
-function seeded(seed: number): () => number {
-  let state = seed || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
-}
-
 Deno.test("writers killed at random points under load leave a store whose invariants hold after restart", async () => {
   const seed = Date.now() % 1_000_000;
   const dir = await Deno.makeTempDir({ prefix: "pab_crash_" });
   const path = `${dir}/state.kv`;
   try {
-    const random = seeded(seed);
+    const random = seededRandom(seed);
     const lines: string[] = [];
     for (let round = 0; round < ROUNDS; round++) lines.push(...await killedRound(path, random));
     const reserved = lines.filter((line) => line.startsWith("R ")).map((line) => line.split(" ").slice(1));

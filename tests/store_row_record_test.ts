@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { longTexts, outputsOf } from "./_shared_text_arbitraries.ts";
 import { type AuditEvent, verifyHeads, verifyRecords } from "../adapters/audit/mod.ts";
 import { KvStore, openStore, type SessionInput, StoreError } from "../adapters/store/mod.ts";
+import { seededRandom } from "../adapters/cli/bench/seeded_random.ts";
 
 const AT = "2026-12-01T22:00:00.000Z";
 
@@ -200,17 +201,6 @@ async function withFaults(random: () => number, run: () => Promise<void>): Promi
   }
 }
 
-/** A deterministic random source (xorshift) from a fast-check seed. */
-function seeded(seed: number): () => number {
-  let state = seed || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
-}
-
 Deno.test("KvStore steps failing at random points leave every stored input with its audit record and a chain that verifies", async () => {
   await fc.assert(
     fc.asyncProperty(
@@ -222,7 +212,7 @@ Deno.test("KvStore steps failing at random points leave every stored input with 
         const raw = await Deno.openKv(":memory:");
         const store = new KvStore(raw, "kv in memory");
         try {
-          await withFaults(seeded(seed), async () => {
+          await withFaults(seededRandom(seed), async () => {
             for (const input of steps) {
               try {
                 const seq = (await store.inputs("s", 0)).length;

@@ -5,6 +5,7 @@
 // fails ERR_STORE_CORRUPT, and one that changed changes the record (its hash no longer verifies). Dropping a
 // session's inputs first writes the records that share them whole again (see _kv_drop.ts).
 import type { KvMutations } from "./_kv_batch.ts";
+import { indexOfLong } from "./_index_of_long.ts";
 import { listTexts, PART, type SharedPiece, type TextPart } from "./_kv_text.ts";
 import type { SessionInput } from "./pab_store.ts";
 import { StoreError } from "./store_error.ts";
@@ -54,8 +55,8 @@ export function findPiece(
   // the string itself between quotes when JSON escapes nothing in it (searched first: no second JSON of the output).
   for (let attempt = 0; attempt < 2; attempt++) {
     const piece = attempt === 0 ? source.longest : JSON.stringify(source.longest);
-    const at = text.indexOf(piece);
-    const from = at < 0 ? -1 : source.text.indexOf(piece);
+    const at = indexOfLong(text, piece);
+    const from = at < 0 ? -1 : indexOfLong(source.text, piece);
     if (from >= 0) return { at, from, length: piece.length };
   }
   return undefined;

@@ -4,7 +4,8 @@
 // it: the same characters (the piece is searched in both texts, so it is equal by construction), held once. The record
 // never points at the input, so trimming a chain or dropping inputs frees what either kept alone.
 import type { AuditEvent, WrittenString } from "../audit/mod.ts";
-import { sharedSource } from "./_kv_shared.ts";
+import { findPiece, sharedSource } from "./_kv_shared.ts";
+import { indexOfLong } from "./_index_of_long.ts";
 import type { SessionInput } from "./pab_store.ts";
 
 /** The long string of an input written as JSON once for the input's text and its record's, and the event that holds it. */
@@ -34,16 +35,10 @@ export function writtenPiece(input: SessionInput, events: readonly AuditEvent[])
  * `text` character for character; undefined when the record does not hold that piece.
  */
 export function shareInputText(text: string, longest: string, record: string): string | undefined {
-  // A string's JSON is the string between quotes when JSON escapes nothing in it (searched first: no second JSON).
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const piece = attempt === 0 ? longest : JSON.stringify(longest);
-    const at = indexOfLong(text, piece);
-    const from = at < 0 ? -1 : indexOfLong(record, piece);
-    if (from < 0) continue;
-    return ownCopy(text.slice(0, at)) + record.slice(from, from + piece.length) +
-      ownCopy(text.slice(at + piece.length));
-  }
-  return undefined;
+  const found = findPiece(record, { seq: 0, text, longest });
+  if (found === undefined) return undefined;
+  const { at, from, length } = found;
+  return ownCopy(text.slice(0, from)) + record.slice(at, at + length) + ownCopy(text.slice(from + length));
 }
 
 /**
@@ -57,29 +52,6 @@ export function textAround(
 ): string {
   const from = indexOfLong(record, json);
   return ownCopy(around.before) + (from < 0 ? json : record.slice(from, from + json.length)) + ownCopy(around.after);
-}
-
-/** The characters of a long piece whose places are found first, each then compared whole. */
-const HEAD = 32;
-/** Places compared whole before the search falls back to `indexOf` with the whole piece. */
-const TRIES = 4;
-
-/**
- * `text.indexOf(piece)`, faster for a long piece: `indexOf` first builds its skip tables over the whole piece (a few
- * microseconds for a 3 KB output, twice per recorded step), so the places of the piece's first characters are found
- * instead and compared whole, the first that holds it winning; past a few that do not (a piece that repeats its own
- * start), `indexOf` takes over from there, so hostile text costs what it cost before.
- */
-export function indexOfLong(text: string, piece: string): number {
-  if (piece.length <= HEAD) return text.indexOf(piece);
-  const head = piece.slice(0, HEAD);
-  let at = text.indexOf(head);
-  for (let tries = 0; at >= 0 && tries < TRIES; tries++) {
-    // A slice compared with `===` is a memory compare (`startsWith` compares character by character, 50 times slower).
-    if (text.slice(at, at + piece.length) === piece) return at;
-    at = text.indexOf(head, at + 1);
-  }
-  return at < 0 ? -1 : text.indexOf(piece, at);
 }
 
 /**

@@ -87,9 +87,11 @@ export class EvidenceIndex {
   readonly #stream = new TokenStream();
   /** This index's stream, then its parent's, grandparent's, ... */
   readonly #lineage: readonly TokenStream[];
-  /** Values looked up recently and their ids (`null`: not indexed), valid while the table has `#lookupSize` tokens. */
-  readonly #lookups = new Map<string, Int32Array | null>();
-  #lookupSize = -1;
+  /**
+   * Values looked up recently: their ids (which never change), or, for a value not indexed, how many tokens the
+   * table held then (a new token could make it indexed).
+   */
+  readonly #lookups = new Map<string, Int32Array | number>();
   /** Token ids of short structured keys and leaves seen recently (see `#addLeaf`). */
   #shortLeaves = new Map<string, KnownLeaf>();
   #olderLeaves = new Map<string, KnownLeaf>();
@@ -296,21 +298,18 @@ export class EvidenceIndex {
 
   /**
    * The value's token ids, or `undefined` when it has no tokens or a token no source ever had. One decision asks
-   * about the same value several times (vouch, then name the sources): the last few answers are remembered until a
-   * new token is interned (which could turn "never seen" into ids; ids once found never change).
+   * about the same value several times (vouch, then name the sources), and the next decisions often ask again: the
+   * last few answers are remembered; ids once found never change, and "never seen" holds until a token is interned.
    */
   #lookupIds(value: string): Int32Array | undefined {
     if (value.length > LOOKUP_MAX_LENGTH) return this.#readIds(value);
     const size = this.#tokenIds.size;
-    if (size !== this.#lookupSize) {
-      this.#lookups.clear();
-      this.#lookupSize = size;
-    }
     const known = this.#lookups.get(value);
-    if (known !== undefined) return known ?? undefined;
+    if (typeof known === "object") return known;
+    if (known === size) return undefined;
     const ids = this.#readIds(value);
-    if (this.#lookups.size >= LOOKUPS_KEPT) this.#lookups.clear();
-    this.#lookups.set(ownCopy(value), ids ?? null);
+    if (known === undefined && this.#lookups.size >= LOOKUPS_KEPT) this.#lookups.clear();
+    this.#lookups.set(ownCopy(value), ids ?? size);
     return ids;
   }
 

@@ -137,3 +137,42 @@ Deno.test("TokenTable.internPlainWord() finds words read in place as intern() do
     { numRuns: 300 },
   );
 });
+
+Deno.test("TokenTable tells tokens apart whichever bits of their hashes they share, across growth", () => {
+  // internPlainWord() takes the hash it is given: hashes drawn from values that share their low bits (one slot) and
+  // differ in their top bits (which a slot keeps to skip a probe), or are equal, so that only the table's full
+  // comparison of hash, length and characters tells the words apart.
+  const top = fc.constantFrom(0, 1, 2, 15, 16, 30, 31);
+  const low = fc.constantFrom(0, 1, 0x7ffffff, 0x4000001);
+  const hashOf = fc.func(fc.tuple(top, low).map(([high, rest]) => ((high << 27) | rest) | 0));
+  const word = fc.array(fc.constantFrom(..."abc9"), { minLength: 1, maxLength: 4 }).map((chars) => chars.join(""));
+  fc.assert(
+    fc.property(
+      hashOf,
+      fc.array(word, { maxLength: 300 }),
+      fc.integer({ min: 0, max: 1200 }),
+      (hash, words, filler) => {
+        const table = new TokenTable();
+        const ids = new Map<string, number>();
+        const plain = (text: string) => {
+          const id = table.internPlainWord(` ${text} `, 1, 1 + text.length, hash(text), 1e9);
+          assert.equal(id, ids.get(text) ?? ids.size, text);
+          ids.set(text, id);
+        };
+        // Fillers between the words make the table grow (and move every slot) while the words recur.
+        words.forEach((text, i) => {
+          plain(text);
+          if (i === words.length >> 1) {
+            for (let k = 0; k < filler; k++) {
+              ids.set(`f${k}`, table.intern(`f${k}`, 1e9));
+            }
+          }
+        });
+        for (const text of words) plain(text);
+        for (let k = 0; k < filler; k++) assert.equal(table.get(`f${k}`), ids.get(`f${k}`));
+        assert.equal(table.size, ids.size);
+      },
+    ),
+    { numRuns: 300 },
+  );
+});

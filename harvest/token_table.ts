@@ -48,11 +48,7 @@ export class TokenTable {
    */
   #ends = new Int32Array(513);
   #count = 0;
-  /**
-   * id + 1 per slot, with the top five bits of the token's hash above it (see `ID_MASK`); 0 is an empty slot. Always
-   * at most half full. A probe skips a slot whose hash bits differ without reading `#ends`, which a long session's
-   * table keeps far apart in memory.
-   */
+  /** id + 1 per slot; 0 is an empty slot. Always at most half full. */
   #slots = new Int32Array(512);
   /** id + 1 of each one-character ASCII token interned so far (punctuation recurs everywhere), 0 when none. */
   #ascii = new Int32Array(128);
@@ -74,7 +70,7 @@ export class TokenTable {
     return id < 0 ? undefined : id;
   }
 
-  /** The id of `token`, interning it when it is new; `limit` (2^26 at most) bounds how many tokens the table holds. */
+  /** The id of `token`, interning it when it is new; `limit` bounds how many tokens the table may hold. */
   intern(token: string, limit: number): number {
     const single = token.length === 1 ? token.charCodeAt(0) : 128;
     if (single < 128 && this.#ascii[single] > 0) return this.#ascii[single] - 1;
@@ -150,14 +146,13 @@ export class TokenTable {
     const mask = this.#slots.length - 1;
     let at = hash & mask;
     for (let entry = this.#slots[at]; entry !== 0; entry = this.#slots[at = (at + 1) & mask]) {
-      if ((entry ^ hash) & HASH_BITS) continue;
-      const endAt = (entry & ID_MASK) * 2;
+      const endAt = entry * 2;
       if (this.#ends[endAt - 1] !== hash) continue;
       const from = this.#ends[endAt - 2];
       if (this.#ends[endAt] - from !== length) continue;
       let k = 0;
       while (k < length && chars[from + k] === chars[tail + k]) k++;
-      if (k === length) return (entry & ID_MASK) - 1;
+      if (k === length) return entry - 1;
     }
     return limit < 0 ? -1 : this.#add(hash, at, limit, length);
   }
@@ -181,7 +176,7 @@ export class TokenTable {
     if (length > this.#longest) this.#longest = length;
     this.#ends[id * 2 + 1] = hash;
     this.#ends[id * 2 + 2] = this.#charCount;
-    this.#slots[at] = (hash & HASH_BITS) | (id + 1);
+    this.#slots[at] = id + 1;
     this.#count = id + 1;
     if ((id + 1) * 2 > this.#slots.length) this.#rehash();
     return id;
@@ -191,19 +186,14 @@ export class TokenTable {
     const slots = new Int32Array(this.#slots.length * 2);
     const mask = slots.length - 1;
     for (let id = 0; id < this.#count; id++) {
-      const hash = this.#ends[id * 2 + 1];
-      let at = hash & mask;
+      let at = this.#ends[id * 2 + 1] & mask;
       while (slots[at] !== 0) at = (at + 1) & mask;
-      slots[at] = (hash & HASH_BITS) | (id + 1);
+      slots[at] = id + 1;
     }
     releaseArray(this.#slots);
     this.#slots = slots;
   }
 }
-
-/** A slot holds an id + 1 in its low 27 bits (ids stay below `TokenStream.MAX_TOKENS`, 2^26), the hash's top bits above. */
-const ID_MASK = 0x7ffffff;
-const HASH_BITS = ~ID_MASK;
 
 /** `array` with room for at least `needed` items (doubling, so growth costs amortised constant time). */
 function grown<T extends GrowableArray>(array: T, needed: number): T {

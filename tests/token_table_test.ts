@@ -140,8 +140,8 @@ Deno.test("TokenTable.internPlainWord() finds words read in place as intern() do
 
 Deno.test("TokenTable tells tokens apart whichever bits of their hashes they share, across growth", () => {
   // internPlainWord() takes the hash it is given: hashes drawn from values that share their low bits (one slot) and
-  // differ in their top bits (which a slot keeps to skip a probe), or are equal, so that only the table's full
-  // comparison of hash, length and characters tells the words apart.
+  // differ in their top bits, or are equal, so that only the table's full comparison of hash, length and characters
+  // tells the words apart (a probe that skipped slots by some bits of the hash must still find every word).
   const top = fc.constantFrom(0, 1, 2, 15, 16, 30, 31);
   const low = fc.constantFrom(0, 1, 0x7ffffff, 0x4000001);
   const hashOf = fc.func(fc.tuple(top, low).map(([high, rest]) => ((high << 27) | rest) | 0));

@@ -308,7 +308,7 @@ export class EvidenceIndex {
     if (typeof known === "object") return known;
     if (known === size) return undefined;
     const ids = this.#readIds(value);
-    if (known === undefined && this.#lookups.size >= LOOKUPS_KEPT) this.#lookups.clear();
+    if (this.#lookups.size >= LOOKUPS_KEPT) this.#lookups.clear();
     this.#lookups.set(ownCopy(value), ids ?? size);
     return ids;
   }

@@ -50,6 +50,12 @@ export class TokenTable {
   #count = 0;
   /** id + 1 per slot; 0 is an empty slot. Always at most half full. */
   #slots = new Int32Array(512);
+  /**
+   * Per top 10 bits of hash, the hash and id + 1 of a token found there lately, side by side (0: none): the tokens a
+   * session's outputs repeat are found here, in 8 KB that stay cached, instead of by a probe of `#slots`, which many
+   * long sessions together keep out of the caches. One pair until the table is large enough to miss the caches.
+   */
+  #recent = new Int32Array(2);
   /** id + 1 of each one-character ASCII token interned so far (punctuation recurs everywhere), 0 when none. */
   #ascii = new Int32Array(128);
   /** The hash and length of the token written last after the others (see `#write`), and the longest token's length. */
@@ -143,16 +149,24 @@ export class TokenTable {
     const length = this.#tailLength;
     const tail = this.#charCount;
     const chars = this.#chars;
+    const recent = this.#recent;
+    const seen = (hash >>> 22) * 2 & (recent.length - 2);
     const mask = this.#slots.length - 1;
-    let at = hash & mask;
-    for (let entry = this.#slots[at]; entry !== 0; entry = this.#slots[at = (at + 1) & mask]) {
+    // The token found lately with this hash first, then the slots from the hash's own on.
+    let at = (hash - 1) & mask;
+    let entry = recent[seen] === hash ? recent[seen + 1] : 0;
+    for (entry ||= this.#slots[at = (at + 1) & mask]; entry !== 0; entry = this.#slots[at = (at + 1) & mask]) {
       const endAt = entry * 2;
       if (this.#ends[endAt - 1] !== hash) continue;
       const from = this.#ends[endAt - 2];
       if (this.#ends[endAt] - from !== length) continue;
       let k = 0;
       while (k < length && chars[from + k] === chars[tail + k]) k++;
-      if (k === length) return entry - 1;
+      if (k === length) {
+        recent[seen] = hash;
+        recent[seen + 1] = entry;
+        return entry - 1;
+      }
     }
     return limit < 0 ? -1 : this.#add(hash, at, limit, length);
   }
@@ -192,6 +206,8 @@ export class TokenTable {
     }
     releaseArray(this.#slots);
     this.#slots = slots;
+    // From 4,096 tokens on (a table that misses the caches), 1,024 recent ones.
+    if (slots.length === 8192) this.#recent = new Int32Array(2048);
   }
 }
 

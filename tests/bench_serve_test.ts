@@ -48,6 +48,9 @@ for (const [workers, store, flags] of RUNS) {
       assert.equal(result.load.sessions, 3);
       assert.ok(result.load.decisions > 0 && result.load.perSecond > 0);
       assert.ok(result.load.p99Ms >= result.load.p50Ms);
+      // Each client's median lies within the run's latencies: the lowest median at most the highest.
+      const [low, high] = result.load.clientP50Ms;
+      assert.ok(low > 0 && low <= high && high <= result.load.p99Ms, JSON.stringify(result.load));
       assert.ok(result.load.cpuUsPerDecision > 0 && result.load.clientUsPerDecision >= 0);
       assert.equal(typeof result.load.frontUsPerDecision, workers === "0" ? "undefined" : "number");
       for (const part of ["recordingUs", "decisionUs", "storeUs", "auditHashUs", "hostUs", "jsonUs", "httpUs"]) {

@@ -183,7 +183,8 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
 }
 
 function line(result: ServeLoadResult): string {
-  return `${result.sessions} sessions: ${result.decisions} decisions in ${result.seconds} s, ${result.perSecond}/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`;
+  return `${result.sessions} sessions: ${result.decisions} decisions in ${result.seconds} s, ${result.perSecond}/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms ` +
+    `(clients' medians ${result.clientP50Ms[0]} to ${result.clientP50Ms[1]} ms)`;
 }
 
 async function withStore<T>(

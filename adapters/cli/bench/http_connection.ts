@@ -10,6 +10,8 @@
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const HEADER_END = [13, 10, 13, 10];
+/** Bytes kept before a request's body for its head (method, path, host and headers). */
+const HEAD_ROOM = 1024;
 
 /** An answer: its status and body text. */
 export interface HttpAnswer {
@@ -39,6 +41,7 @@ export class HttpConnection {
   readonly #host: string;
   #buffer = new Uint8Array(64 * 1024);
   #filled = 0;
+  #out = new Uint8Array(HEAD_ROOM + 16 * 1024);
 
   private constructor(conn: Deno.TcpConn, port: number) {
     this.#conn = conn;
@@ -59,18 +62,31 @@ export class HttpConnection {
     headers: Readonly<Record<string, string>>,
     body?: string,
   ): Promise<HttpAnswer> {
-    const payload = body === undefined ? undefined : encoder.encode(body);
-    let head = `${method} ${path} HTTP/1.1\r\nhost: ${this.#host}\r\n`;
-    for (const name in headers) head += `${name}: ${headers[name]}\r\n`;
-    if (payload) head += `content-type: application/json\r\ncontent-length: ${payload.byteLength}\r\n`;
-    const start = encoder.encode(`${head}\r\n`);
-    const bytes = payload ? new Uint8Array(start.byteLength + payload.byteLength) : start;
-    if (payload) {
-      bytes.set(start);
-      bytes.set(payload, start.byteLength);
-    }
+    const bytes = this.#encode(method, path, headers, body);
     for (let written = 0; written < bytes.byteLength;) written += await this.#conn.write(bytes.subarray(written));
     return await this.#answer();
+  }
+
+  /**
+   * The request's bytes, in this connection's write buffer (reused: it is not written to again until the request's
+   * answer is read). A new `Uint8Array` costs about as much as encoding 3 KB into one already made, and the load
+   * client's CPU is taken from the server it measures.
+   */
+  #encode(method: string, path: string, headers: Readonly<Record<string, string>>, body?: string): Uint8Array {
+    // The body goes in first, after room for the head (a UTF-8 character is at most 3 bytes per UTF-16 unit).
+    const room = HEAD_ROOM + (body === undefined ? 0 : body.length * 3);
+    if (this.#out.byteLength < room) this.#out = new Uint8Array(Math.max(room, this.#out.byteLength * 2));
+    const size = body === undefined ? 0 : encoder.encodeInto(body, this.#out.subarray(HEAD_ROOM)).written;
+    let head = `${method} ${path} HTTP/1.1\r\nhost: ${this.#host}\r\n`;
+    for (const name in headers) head += `${name}: ${headers[name]}\r\n`;
+    if (body !== undefined) head += `content-type: application/json\r\ncontent-length: ${size}\r\n`;
+    const headBytes = encoder.encode(`${head}\r\n`);
+    if (headBytes.byteLength > HEAD_ROOM) {
+      throw new Error(`Cannot send a request head of ${headBytes.byteLength} bytes`);
+    }
+    const start = HEAD_ROOM - headBytes.byteLength;
+    this.#out.set(headBytes, start);
+    return this.#out.subarray(start, HEAD_ROOM + size);
   }
 
   /** Close the connection. */

@@ -56,6 +56,12 @@ export interface ServeLoadResult {
   readonly p50Ms: number;
   /** 99th-percentile latency of one step, in milliseconds. */
   readonly p99Ms: number;
+  /**
+   * The lowest and highest of the clients' own median step latencies, in milliseconds. Far apart, they show load
+   * spread unevenly (with workers sharing a port, the kernel gives each a random share of the connections, and a
+   * worker with more of them answers each more slowly).
+   */
+  readonly clientP50Ms: readonly [number, number];
 }
 
 /** The policy the benchmark serves: the e-mail hijack's tools. */
@@ -140,13 +146,14 @@ export async function loadServer(base: string, load: ServeLoad = {}): Promise<Se
       return mine;
     }));
   const latencies: number[] = [];
+  const byClient: number[][] = connections.map(() => []);
   const steps = { connections, chars, load, open };
   try {
     if (load.warmupSeconds) {
       // Warm-up on sessions of its own, deleted after: the timed load then runs on compiled code, as a server that
       // has been up a while does, and on sessions of the same age as without a warm-up.
       const warm = await makeShares();
-      await stepSessions(warm, performance.now() + load.warmupSeconds * 1000, [], steps);
+      await stepSessions(warm, performance.now() + load.warmupSeconds * 1000, [], [], steps);
       for (const [client, mine] of warm.entries()) {
         for (const session of mine) await remove(connections[client], session.id, session.token);
       }
@@ -156,11 +163,11 @@ export async function loadServer(base: string, load: ServeLoad = {}): Promise<Se
     const started = performance.now();
     const tick = load.onTick ? setInterval(() => load.onTick?.(latencies.length), 1000) : undefined;
     try {
-      await stepSessions(shares, started + (load.seconds ?? 10) * 1000, latencies, steps);
+      await stepSessions(shares, started + (load.seconds ?? 10) * 1000, latencies, byClient, steps);
     } finally {
       clearInterval(tick);
     }
-    return summary(sessions, latencies, (performance.now() - started) / 1000);
+    return summary(sessions, latencies, byClient, (performance.now() - started) / 1000);
   } finally {
     for (const connection of connections) connection.close();
   }
@@ -174,11 +181,15 @@ interface LoadSession {
   steps: number;
 }
 
-/** Step every client's sessions in turn until `deadline` (or `load.steps` each), pushing each step's latency. */
+/**
+ * Step every client's sessions in turn until `deadline` (or `load.steps` each), pushing each step's latency to
+ * `latencies` and to the client's own list in `byClient` (when it has one).
+ */
 async function stepSessions(
   shares: LoadSession[][],
   deadline: number,
   latencies: number[],
+  byClient: number[][],
   { connections, chars, load, open }: {
     readonly connections: readonly HttpConnection[];
     readonly chars: number;
@@ -209,7 +220,9 @@ async function stepSessions(
         args: { to: step % 2 ? `user${i}@corp.example` : `carol${i}.${step % 7}@corp.example` },
       }, session.token);
       if (!answer.decision) throw new Error(`The decide call failed: ${JSON.stringify(answer)}`);
-      latencies.push(performance.now() - before);
+      const latency = performance.now() - before;
+      latencies.push(latency);
+      byClient[client]?.push(latency);
     }
   }));
 }
@@ -338,17 +351,23 @@ function timedStore(store: PabStore): { store: PabStore; elapsed(): number; rese
   return { store: timed, elapsed: () => elapsed, reset: () => void (elapsed = 0) };
 }
 
-function summary(sessions: number, latencies: number[], seconds: number): ServeLoadResult {
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+function summary(sessions: number, latencies: number[], byClient: number[][], seconds: number): ServeLoadResult {
+  const medians = byClient.filter((list) => list.length).map((list) => quantile(list, 0.5));
   return {
     sessions,
     decisions: latencies.length,
     seconds: round(seconds),
     perSecond: Math.round(latencies.length / seconds),
-    p50Ms: round(at(0.5)),
-    p99Ms: round(at(0.99)),
+    p50Ms: round(quantile(latencies, 0.5)),
+    p99Ms: round(quantile(latencies, 0.99)),
+    clientP50Ms: medians.length ? [round(Math.min(...medians)), round(Math.max(...medians))] : [0, 0],
   };
+}
+
+/** The `q` quantile of `values` (sorted in place); 0 when there are none. */
+function quantile(values: number[], q: number): number {
+  values.sort((a, b) => a - b);
+  return values[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0;
 }
 
 async function post(

@@ -6,6 +6,7 @@
  */
 import { canonicalJson } from "../../core/mod.ts";
 import { auditHash } from "./_audit_hash.ts";
+import { canonicalText } from "./_canonical_text.ts";
 import { parseJson } from "../json/mod.ts";
 import { jsonAround, type WrittenString } from "./json_around.ts";
 
@@ -113,8 +114,8 @@ export function linkText(
   const prev = head ? head.hash : GENESIS;
   // A long string of the event the caller wrote as JSON already (a tool's output its input holds too) is not escaped
   // again: the event's canonical JSON is written around it.
-  const around = written && jsonAround(event, written, canonicalJson);
-  const eventJson = around ? around.before + written!.json + around.after : canonicalJson(event);
+  const around = written && jsonAround(event, written, canonicalText);
+  const eventJson = around ? around.before + written!.json + around.after : canonicalText(event);
   if (typeof stream !== "string" || typeof prev !== "string" || eventJson === undefined) {
     // Not a record JSON can hold as given (the types rule these out): the definition's own steps, its errors included.
     const plain = parseJson(eventJson as string);

@@ -14,6 +14,16 @@ export interface KvMutations {
   delete(key: Deno.KvKey): this;
 }
 
+/**
+ * The expiry the rows of a local KV file get: 2^52 ms (about 142,700 years) ahead, so none ever expires (Deno KV refuses
+ * an expiry past JavaScript's last date, 8.64e15 ms, about 260,000 years from now). Deno KV indexes every row by its
+ * expiry (SQLite's `kv_expiration_ms_idx` on `(expiration_ms, key)`), and a row without one sits there at -1 in key
+ * order: each step's new rows then land on a page of that index of their own (one per session), 16 KiB written for a
+ * few bytes. With a far expiry that grows with the clock, they all land at its end, on the page the other steps of the
+ * commit write too. Reads, checks and values are the same either way (an old pab reads such a row as it was written).
+ */
+export const FAR_EXPIRY: { readonly expireIn: number } = { expireIn: 2 ** 52 };
+
 // Deno KV allows 100 checks, 1,000 mutations and 800 KB of keys and values in one atomic().
 const MAX_CHECKS = 100;
 const MAX_MUTATIONS = 500;
@@ -46,12 +56,12 @@ export class StagedWrite implements KvMutations {
     return this;
   }
 
-  /** Add this step to an atomic operation. */
-  addTo(operation: Deno.AtomicOperation): void {
+  /** Add this step to an atomic operation, its rows set to expire as `expiry` says (never, when undefined). */
+  addTo(operation: Deno.AtomicOperation, expiry?: { readonly expireIn: number }): void {
     operation.check(...this.checks);
     for (const mutation of this.mutations) {
       if (mutation.remove) operation.delete(mutation.key);
-      else operation.set(mutation.key, mutation.value);
+      else operation.set(mutation.key, mutation.value, expiry);
     }
   }
 
@@ -112,11 +122,14 @@ interface Waiting {
 /** Commits staged writes, grouping those that wait together. */
 export class GroupCommitter {
   readonly #kv: Deno.Kv;
+  readonly #expiry: { readonly expireIn: number } | undefined;
   #queue: Waiting[] = [];
   #running = false;
 
-  constructor(kv: Deno.Kv) {
+  /** Commit to `kv`, rows set with `expiry` (such as {@linkcode FAR_EXPIRY}) when given. */
+  constructor(kv: Deno.Kv, expiry?: { readonly expireIn: number }) {
     this.#kv = kv;
+    this.#expiry = expiry;
   }
 
   /** Commit `write` (alone or with others): the versionstamp it was written at, or null when one of its checks failed. */
@@ -167,7 +180,7 @@ export class GroupCommitter {
   async #commitGroup(group: Waiting[]): Promise<void> {
     if (group.length > 1) {
       const operation = this.#kv.atomic();
-      for (const { write } of group) write.addTo(operation);
+      for (const { write } of group) write.addTo(operation, this.#expiry);
       const result = await operation.commit().catch(() => undefined);
       if (result?.ok) return group.forEach(({ resolve }) => resolve(result.versionstamp));
     }
@@ -175,7 +188,7 @@ export class GroupCommitter {
     await Promise.all(group.map(async ({ write, resolve, reject }) => {
       try {
         const operation = this.#kv.atomic();
-        write.addTo(operation);
+        write.addTo(operation, this.#expiry);
         const result = await operation.commit();
         resolve(result.ok ? result.versionstamp : null);
       } catch (error) {

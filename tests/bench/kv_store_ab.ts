@@ -8,7 +8,8 @@
  * fresh file each; prints CPU per step by thread (`main`: the JavaScript
  * thread; `sqlite`: Deno KV's SQLite thread, `sw-0`; `v8`: V8's helper
  * threads) from `/proc/self/task` (Linux), and the medians. Run with
- * `deno run --unstable-kv --allow-read --allow-write=/tmp --v8-flags=--max-semi-space-size=4 tests/bench/kv_store_ab.ts OTHER_CHECKOUT [rounds] [seconds]`.
+ * `deno run --unstable-kv --allow-all --v8-flags=--max-semi-space-size=4 tests/bench/kv_store_ab.ts OTHER_CHECKOUT [rounds] [seconds]`
+ * (Deno reads `/proc/self` only with every permission).
  *
  * @module
  */

@@ -1,7 +1,7 @@
 /**
- * A local KV file's rows get an expiry about 142,700 years ahead (Deno KV's index of expiries then grows at its end, not
- * at one place per session): every key and value is the same as without it, a row written so reads the same through
- * a store that sets no expiry (an earlier pab), and none expires before that time.
+ * A local KV file's rows get an expiry about 142,700 years ahead (Deno KV's index of expiries then grows at its end,
+ * not at one place per session): every key and value is the same as without it, a row written so reads the same
+ * through a store that sets no expiry (an earlier pab), and none expires before that time.
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";

@@ -15,12 +15,13 @@ export interface KvMutations {
 }
 
 /**
- * The expiry the rows of a local KV file get: 2^52 ms (about 142,700 years) ahead, so none ever expires (Deno KV refuses
- * an expiry past JavaScript's last date, 8.64e15 ms, about 260,000 years from now). Deno KV indexes every row by its
- * expiry (SQLite's `kv_expiration_ms_idx` on `(expiration_ms, key)`), and a row without one sits there at -1 in key
- * order: each step's new rows then land on a page of that index of their own (one per session), 16 KiB written for a
- * few bytes. With a far expiry that grows with the clock, they all land at its end, on the page the other steps of the
- * commit write too. Reads, checks and values are the same either way (an old pab reads such a row as it was written).
+ * The expiry the rows of a local KV file get: 2^52 ms (about 142,700 years) ahead, so none ever expires (Deno KV
+ * refuses one more than about 260,000 years ahead). Deno KV indexes every row by its expiry (SQLite's
+ * `kv_expiration_ms_idx` on `(expiration_ms, key)`), and a row without one sits there at -1 in key order: a commit's
+ * new rows are then spread over that index's pages (one place per session), each page dirtied (16 KiB written to the
+ * WAL) for a few bytes. With a far expiry that grows with the clock, they all land at its end, on the page the commit's
+ * other rows dirty too. Reads, checks and values are the same either way (an earlier pab reads such a row as it was
+ * written).
  */
 export const FAR_EXPIRY: { readonly expireIn: number } = { expireIn: 2 ** 52 };
 

@@ -7,7 +7,8 @@
  * event. Alternating rounds of `seconds` after a warm-up second each, on a
  * fresh file each; prints CPU per step by thread (`main`: the JavaScript
  * thread; `sqlite`: Deno KV's SQLite thread, `sw-0`; `v8`: V8's helper
- * threads) from `/proc/self/task` (Linux), and the medians. Run with
+ * threads) from `/proc/self/task` (Linux), Deno KV commits and point-read
+ * calls (`getMany`) per step, and the medians. Run with
  * `deno run --unstable-kv --allow-all --v8-flags=--max-semi-space-size=4 tests/bench/kv_store_ab.ts OTHER_CHECKOUT [rounds] [seconds]`
  * (Deno reads `/proc/self` only with every permission).
  *
@@ -37,6 +38,21 @@ const guard = new Guard(benchPolicy());
 guard.user("Write to user0@corp.example");
 guard.record("read_inbox", benchOutput(0, 0, 3000));
 const decision = guard.decide("send_email", { to: "carol0.1@corp.example" });
+
+// Deno KV calls, counted for both checkouts (one increment each).
+const calls = { commits: 0, reads: 0 };
+const atomic = Deno.AtomicOperation.prototype;
+const commit = atomic.commit;
+atomic.commit = function (this: Deno.AtomicOperation) {
+  calls.commits++;
+  return commit.call(this);
+};
+const kvProto = Deno.Kv.prototype;
+const getMany = kvProto.getMany;
+kvProto.getMany = function (this: Deno.Kv, ...args: Parameters<Deno.Kv["getMany"]>) {
+  calls.reads++;
+  return getMany.apply(this, args);
+} as Deno.Kv["getMany"];
 
 /** CPU ticks (1/100 s) by thread name, summed. */
 function threads(): Map<string, number> {
@@ -83,6 +99,7 @@ for (let round = 0; round < rounds; round++) {
       const next = ids.map(() => 0);
       await steps(store, ids, next, 1000);
       const before = threads();
+      calls.commits = calls.reads = 0;
       const count = await steps(store, ids, next, seconds * 1000);
       const after = threads();
       const us = (thread: string) =>
@@ -95,6 +112,8 @@ for (let round = 0; round < rounds; round++) {
         sqlite: us("sw-0"),
         v8: us("V8 DefaultWorke"),
         process: Math.round(all * 10_000 / count),
+        commitsPer100: Math.round(calls.commits * 100 / count),
+        readCallsPer100: Math.round(calls.reads * 100 / count),
       };
       const load = Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
       console.log(name.padEnd(5), JSON.stringify(row), "load", load);

@@ -57,7 +57,7 @@ export class StagedWrite implements KvMutations {
     return this;
   }
 
-  /** Add this step to an atomic operation, its rows set to expire as `expiry` says (never, when undefined). */
+  /** Add this step to an atomic operation, the rows it sets given `expiry` (none when undefined). */
   addTo(operation: Deno.AtomicOperation, expiry?: { readonly expireIn: number }): void {
     operation.check(...this.checks);
     for (const mutation of this.mutations) {

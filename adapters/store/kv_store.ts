@@ -54,8 +54,9 @@ export interface KvStoreOptions {
   /** How old a hold must be before {@linkcode KvStore.repair} releases it, in milliseconds (default 10 minutes). */
   readonly holdGrace?: number;
   /**
-   * Set the rows a step writes to expire about 142,700 years ahead (never, in practice) rather than never: on a local
-   * file, SQLite's index of expiries then grows at its end instead of at one place per session (default false).
+   * Give the rows a step writes an expiry about 142,700 years ahead (never, in practice) instead of none: on a local
+   * file, SQLite's index of expiries then grows at its end instead of at one place per session (default false; a
+   * store opened by path sets it).
    */
   readonly farExpiry?: boolean;
 }

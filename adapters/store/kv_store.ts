@@ -10,7 +10,7 @@ import type { AuditEvent, AuditRecord, LinkedText } from "../audit/mod.ts";
 import { addAudit, type HeadEntry, readChains, readHeads } from "./_kv_audit.ts";
 import { dropSession } from "./_kv_drop.ts";
 import { linkInput } from "./_input_link.ts";
-import { GroupCommitter, type KvMutations, StagedWrite } from "./_kv_batch.ts";
+import { FAR_EXPIRY, GroupCommitter, type KvMutations, StagedWrite } from "./_kv_batch.ts";
 import { inputKey, KvInputs, type StagedInput } from "./_kv_inputs.ts";
 import { ReadBatcher } from "./_kv_reads.ts";
 import { Recent } from "./_kv_recent.ts";
@@ -53,6 +53,12 @@ export interface KvStoreOptions {
   readonly identity?: FileIdentity;
   /** How old a hold must be before {@linkcode KvStore.repair} releases it, in milliseconds (default 10 minutes). */
   readonly holdGrace?: number;
+  /**
+   * Give the rows a step writes an expiry about 142,700 years ahead (never, in practice) instead of none: on a local
+   * file, SQLite's index of expiries then grows at its end instead of at one place per session (default false; a
+   * store opened by path sets it).
+   */
+  readonly farExpiry?: boolean;
 }
 
 /**
@@ -97,7 +103,7 @@ export class KvStore implements PabStore {
       ...(options.identity ? { identity: options.identity } : {}),
     });
     this.#holdGrace = options.holdGrace ?? 600_000;
-    this.#committer = new GroupCommitter(kv);
+    this.#committer = new GroupCommitter(kv, options.farExpiry ? FAR_EXPIRY : undefined);
     this.#inputs = new KvInputs(kv, new ReadBatcher(kv));
   }
 

@@ -64,7 +64,7 @@ export async function openStore(location = ":memory:", options: OpenStoreOptions
     store = new KvStore(kv, description, {
       deadline,
       remote,
-      ...(identity ? { identity } : {}),
+      ...(identity ? { identity, farExpiry: true } : {}),
       ...(options.holdGrace !== undefined ? { holdGrace: options.holdGrace } : {}),
     });
     await store.stamp();

@@ -280,18 +280,14 @@ export class KvStore implements PabStore {
   /** Write them only while session `stream` has no input at `check.expectInputs` (checked in the same atomic write). */
   writeAuditEvents(stream: string, events: readonly AuditEvent[], check: InputsCheck): Promise<boolean>;
   async writeAuditEvents(stream: string, events: readonly AuditEvent[], check?: InputsCheck): Promise<boolean | void> {
-    const what = "append to the audit chain";
-    if (!check) {
-      if (events.length) await this.#write(what, stream, events, () => Promise.resolve(true));
-      return;
-    }
+    if (!check && !events.length) return;
     // Inputs have no gap: an empty position means none after it either. Its first part is there once it is.
-    const slot = { key: [...inputKey(stream, check.expectInputs), 0], versionstamp: null };
-    const empty = async () => (await this.#kv.get(slot.key)).versionstamp === null;
-    return await this.#write(what, stream, events, (operation) => {
-      operation.check(slot);
+    const slot = check && { key: [...inputKey(stream, check.expectInputs), 0], versionstamp: null };
+    const written = await this.#write("append to the audit chain", stream, events, (operation) => {
+      if (slot) operation.check(slot);
       return Promise.resolve(true);
-    }, empty);
+    }, slot && (async () => (await this.#kv.get(slot.key)).versionstamp === null));
+    return check ? written : undefined;
   }
 
   /** Drop a session's inputs, spent rulings and record (kept while it has open reservations; its audit chain, effects and open reservations stay). */

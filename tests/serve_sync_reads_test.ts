@@ -1,7 +1,8 @@
 /**
  * Before it judges, a hosted session reads what other processes appended and, when a decision can depend on them,
  * the ledger's committed effects: a policy without ledger rules (`once`, `requires_prior`, `requires_no_prior`) skips
- * that read, and one with them still sees an effect another process committed.
+ * that read (and the read of the inputs, once it has read them: its decisions' writes check that none was appended
+ * since), and one with them still sees an effect another process committed.
  */
 import assert from "node:assert/strict";
 import { parsePolicy } from "../guard/policy/text/mod.ts";
@@ -46,7 +47,9 @@ function countingStore(store: PabStore): { store: PabStore; reads: { inputs: num
 
 Deno.test("SessionHost reads a ledger's effects before judging only for a policy with ledger rules", async () => {
   const plain = parsePolicy("version: 1\ntools:\n  read_inbox: {output: untrusted}\n  send_email: {output: trusted}\n");
-  for (const [policy, expected] of [[plain, 0], [parsePolicy(SERVE_POLICY_YAML), 4]] as const) {
+  // Without ledger rules, the inputs are read once when the session is first used: each decision's write then checks
+  // that none was appended since. With them, the inputs and effects are read before each decision too.
+  for (const [policy, expected, inputs] of [[plain, 0, 1], [parsePolicy(SERVE_POLICY_YAML), 4, 4]] as const) {
     const { store, reads } = countingStore(await openStore(":memory:"));
     const host = new SessionHost(policy, store);
     const id = await host.create();
@@ -55,8 +58,7 @@ Deno.test("SessionHost reads a ledger's effects before judging only for a policy
       await host.decide(id, { tool: "send_email", args: { to: "alice@corp.example" } });
     }
     assert.equal(reads.effects, expected);
-    // Once when the session is first used, then before each decision.
-    assert.equal(reads.inputs, 4);
+    assert.equal(reads.inputs, inputs);
     store.close();
   }
 });

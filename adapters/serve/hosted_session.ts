@@ -189,6 +189,30 @@ export class HostedSession {
     throw new StoreError("ERR_STORE_WRITE", `Cannot append to session "${this.record.id}": other writers kept going`);
   }
 
+  /**
+   * Answer (decide) and write the answer's audit events. `unread`: this copy answers as it is, without reading the
+   * store first, and the events are written only while the store holds no input past the ones it applied (in the same
+   * write); when another writer appended one meanwhile, nothing is written, the copy catches up and answers again.
+   * Either way the answer returned was made after every input the store held when its events were written. Only for
+   * answers that depend on the inputs, not on the ledger's effects (which an unread copy does not read again).
+   */
+  async answer<T>(
+    answer: (session: HostedSession) => T,
+    events: (session: HostedSession, answered: T) => readonly AuditEvent[],
+    unread: boolean,
+  ): Promise<T> {
+    const id = this.record.id;
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const answered = answer(this);
+      if (!unread) return (await this.#store.writeAuditEvents(id, events(this, answered)), answered);
+      if (await this.#store.writeAuditEvents(id, events(this, answered), { expectInputs: this.#applied })) {
+        return answered;
+      }
+      await this.sync();
+    }
+    throw new StoreError("ERR_STORE_WRITE", `Cannot answer in session "${id}": other writers kept going (retry)`);
+  }
+
   #replay(inputs: readonly SessionInput[]): void {
     this.#replaying = true;
     try {

@@ -157,13 +157,12 @@ export class SessionHost {
     }, call.ran === true);
   }
 
-  /** Gate 1 for one call, with no side effects but an audit event. */
+  /** Gate 1 for one call, with no side effects but an audit event (see `HostedSession.answer` for what it reads). */
   decide(id: string, call: CallRequest): Promise<Decision> {
-    return this.#with(id, async (session) => {
-      const decision = session.guard.decide(call.tool, call.args);
-      await this.#audit(session, { kind: "decision", decision });
-      return decision;
-    });
+    const decide = (session: HostedSession) => session.guard.decide(call.tool, call.args);
+    const events = (session: HostedSession, decision: Decision) =>
+      this.#events(session, { kind: "decision", decision });
+    return this.#with(id, (session) => session.answer(decide, events, !this.#readEffects), this.#readEffects);
   }
 
   /** The way to yes for a call. */
@@ -326,8 +325,8 @@ export class SessionHost {
   }
 
   /**
-   * Run `task` on the session in its turn, after reading what other processes wrote; a task that only records
-   * (`judges: false`) skips the read once the copy has read the store (appending catches up with other writers).
+   * Run `task` on the session in its turn, after reading what other processes wrote; a task that only records or
+   * checks its write (`judges: false`) skips the read once the copy has read the store (both catch up with others).
    */
   async #with<T>(id: string, task: (session: HostedSession) => Promise<T>, judges = true): Promise<T> {
     const session = await this.#session(id);

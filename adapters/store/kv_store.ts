@@ -22,6 +22,7 @@ import { type EffectEntry, effectKey, KvEffects, releaseStaleHolds } from "./kv_
 import type {
   EffectCommit,
   FinishResult,
+  InputsCheck,
   LedgerEffects,
   PabStore,
   ReservationFinish,
@@ -275,8 +276,18 @@ export class KvStore implements PabStore {
   }
 
   /** Append events after the chain's current head in one write, as `appendAuditEvents` does, without reading them back. */
-  async writeAuditEvents(stream: string, events: readonly AuditEvent[]): Promise<void> {
-    if (events.length) await this.#write("append to the audit chain", stream, events, () => Promise.resolve(true));
+  writeAuditEvents(stream: string, events: readonly AuditEvent[]): Promise<void>;
+  /** Write them only while session `stream` has no input at `check.expectInputs` (checked in the same atomic write). */
+  writeAuditEvents(stream: string, events: readonly AuditEvent[], check: InputsCheck): Promise<boolean>;
+  async writeAuditEvents(stream: string, events: readonly AuditEvent[], check?: InputsCheck): Promise<boolean | void> {
+    if (!check && !events.length) return;
+    // Inputs have no gap: an empty position means none after it either. Its first part is there once it is.
+    const slot = check && { key: [...inputKey(stream, check.expectInputs), 0], versionstamp: null };
+    const written = await this.#write("append to the audit chain", stream, events, (operation) => {
+      if (slot) operation.check(slot);
+      return Promise.resolve(true);
+    }, slot && (async () => (await this.#kv.get(slot.key)).versionstamp === null));
+    return check ? written : undefined;
   }
 
   /** Drop a session's inputs, spent rulings and record (kept while it has open reservations; its audit chain, effects and open reservations stay). */

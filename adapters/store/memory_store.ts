@@ -9,6 +9,7 @@ import { type AuditEvent, type AuditRecord, jsonAround, linkText } from "../audi
 import type {
   EffectCommit,
   FinishResult,
+  InputsCheck,
   LedgerEffects,
   PabStore,
   ReservationFinish,
@@ -236,10 +237,13 @@ export class MemoryStore implements PabStore {
     return Promise.resolve(this.#chain(stream, events).map((text) => parseJson(text) as AuditRecord));
   }
 
-  /** Append events to a chain at once, without reading the records back. */
-  writeAuditEvents(stream: string, events: readonly AuditEvent[]): Promise<void> {
+  /** Append events to a chain at once, without reading the records back; with `check`, only while it holds. */
+  writeAuditEvents(stream: string, events: readonly AuditEvent[]): Promise<void>;
+  writeAuditEvents(stream: string, events: readonly AuditEvent[], check: InputsCheck): Promise<boolean>;
+  writeAuditEvents(stream: string, events: readonly AuditEvent[], check?: InputsCheck): Promise<boolean | void> {
+    if (check && this.#inputs.get(stream)?.[check.expectInputs] !== undefined) return Promise.resolve(false);
     this.#chain(stream, events);
-    return Promise.resolve();
+    return Promise.resolve(check ? true : undefined);
   }
 
   /**

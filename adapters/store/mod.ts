@@ -23,6 +23,7 @@
 export type {
   EffectCommit,
   FinishResult,
+  InputsCheck,
   LedgerEffects,
   PabStore,
   ReservationFinish,

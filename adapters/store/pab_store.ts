@@ -116,6 +116,12 @@ export type StoreHealth =
     readonly retryAfter: number | null;
   };
 
+/** What an audit write checks of its session's inputs: that none is at position `expectInputs` (the next one). */
+export interface InputsCheck {
+  /** How many inputs the session may hold: the write fails when it holds more. */
+  readonly expectInputs: number;
+}
+
 /**
  * pab's durable state. Every method is safe to call from many processes at
  * once, and every logical step is one atomic write: an input with its audit
@@ -185,6 +191,11 @@ export interface PabStore {
    * head), without reading the records back: for a writer that does not use them, such as `pab serve`.
    */
   writeAuditEvents(stream: string, events: readonly AuditEvent[]): Promise<void>;
+  /**
+   * Write them only while session `stream` has no input at position `check.expectInputs` (none was appended after
+   * the inputs a writer judged from), in the same write: false, and nothing written, when one was.
+   */
+  writeAuditEvents(stream: string, events: readonly AuditEvent[], check: InputsCheck): Promise<boolean>;
   /**
    * Drop what a deleted or expired session recorded: its inputs, its spent rulings, and its record unless it has
    * open reservations. Its audit chain stays (evidence), and so do its ledger's effects and its open reservations

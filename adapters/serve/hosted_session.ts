@@ -202,6 +202,12 @@ export class HostedSession {
     unread: boolean,
   ): Promise<T> {
     const id = this.record.id;
+    // A refused write writes nothing, and the ledger events its attempt took would be lost: with any waiting (none for a
+    // policy without ledger rules, whose guard makes none), read first and write unchecked, as the other answers do.
+    if (unread && this.eventsWaiting) {
+      await this.sync();
+      unread = false;
+    }
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const answered = answer(this);
       if (!unread) return (await this.#store.writeAuditEvents(id, events(this, answered)), answered);

@@ -45,6 +45,11 @@ export const ENDED_CHAINS = 10_000;
 export class MemoryEffects implements LedgerEffects {
   readonly #entries = new Map<string, { state: "reserved" | "committed"; holder: string }>();
   readonly #written: () => void;
+  /**
+   * The committed keys as a set, made when first asked after a commit and then shared (never changed: a commit makes
+   * the next one): every decision asks, and building it each time cost a pass over every effect the ledger holds.
+   */
+  #committed: ReadonlySet<string> | undefined;
 
   /** Effects with no entry yet; `written` is called before the first entry is kept. */
   constructor(written: () => void = () => {}) {
@@ -66,6 +71,7 @@ export class MemoryEffects implements LedgerEffects {
   commit(keys: readonly string[], holder: string): void {
     if (keys.length) this.#written();
     for (const key of keys) this.#entries.set(key, { state: "committed", holder });
+    if (keys.length) this.#committed = undefined;
   }
 
   /** Give up the holder's reservations of keys. */
@@ -78,7 +84,9 @@ export class MemoryEffects implements LedgerEffects {
 
   /** The committed keys. */
   committed(): ReadonlySet<string> {
-    return new Set([...this.#entries].filter(([, entry]) => entry.state === "committed").map(([key]) => key));
+    return this.#committed ??= new Set(
+      [...this.#entries].filter(([, entry]) => entry.state === "committed").map(([key]) => key),
+    );
   }
 
   /** Nothing to read again: this process holds the only copy. */

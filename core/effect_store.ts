@@ -40,7 +40,8 @@ export interface EffectStore {
  * ```
  */
 export class MemoryEffectStore implements EffectStore {
-  readonly #committed = new Set<string>();
+  /** Replaced, never changed, on each commit: every decision reads it, and a copy each time cost a pass over them all. */
+  #committed: ReadonlySet<string> = new Set<string>();
   readonly #held = new Map<string, string>();
 
   /** Reserve every key for `holder`, or none. */
@@ -52,10 +53,8 @@ export class MemoryEffectStore implements EffectStore {
 
   /** Commit keys for good. */
   commit(keys: readonly string[], holder: string): void {
-    for (const key of keys) {
-      if (this.#held.get(key) === holder) this.#held.delete(key);
-      this.#committed.add(key);
-    }
+    for (const key of keys) if (this.#held.get(key) === holder) this.#held.delete(key);
+    this.#committed = new Set([...this.#committed, ...keys]);
   }
 
   /** Release the keys `holder` holds. */
@@ -63,8 +62,8 @@ export class MemoryEffectStore implements EffectStore {
     for (const key of keys) if (this.#held.get(key) === holder) this.#held.delete(key);
   }
 
-  /** The committed keys (a copy). */
+  /** The committed keys (a set no later commit changes). */
   committed(): ReadonlySet<string> {
-    return new Set(this.#committed);
+    return this.#committed;
   }
 }

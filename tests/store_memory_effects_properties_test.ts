@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { MemoryEffects } from "../adapters/store/mod.ts";
+import { MemoryEffectStore } from "../core/mod.ts";
 
 const KEY = fc.constantFrom("a", "b", "c", "d", "e");
 const HOLDER = fc.constantFrom("h1", "h2", "h3");
@@ -43,6 +44,36 @@ Deno.test("the in-memory ledger's committed keys match a fresh count after every
         given.push({ set, keys: [...set].sort() });
       }
       // Every set given earlier still holds what it held when it was given.
+      for (const { set, keys } of given) assert.deepEqual([...set].sort(), keys);
+    }),
+    { numRuns: 500 },
+  );
+});
+
+Deno.test("the core's in-memory effect store gives committed keys that match a fresh count and never change once given", () => {
+  fc.assert(
+    fc.property(fc.array(STEP, { maxLength: 40 }), (steps) => {
+      const effects = new MemoryEffectStore();
+      const committed = new Set<string>();
+      const held = new Map<string, string>();
+      const given: { set: ReadonlySet<string>; keys: string[] }[] = [];
+      for (const step of steps) {
+        if (step.op === "reserve") {
+          const free = !step.keys.some((key) => committed.has(key) || held.has(key));
+          assert.equal(effects.reserve(step.keys, step.holder), free);
+          if (free) { for (const key of step.keys) held.set(key, step.holder); }
+        } else if (step.op !== "read") {
+          if (step.op === "commit") effects.commit(step.keys, step.holder);
+          else effects.release(step.keys, step.holder);
+          for (const key of step.keys) {
+            if (held.get(key) === step.holder) held.delete(key);
+            if (step.op === "commit") committed.add(key);
+          }
+        }
+        const set = effects.committed();
+        assert.deepEqual([...set].sort(), [...committed].sort());
+        given.push({ set, keys: [...set].sort() });
+      }
       for (const { set, keys } of given) assert.deepEqual([...set].sort(), keys);
     }),
     { numRuns: 500 },

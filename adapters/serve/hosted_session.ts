@@ -204,13 +204,14 @@ export class HostedSession {
     const id = this.record.id;
     // A refused write writes nothing, and the ledger events its attempt took would be lost: with any waiting (none for a
     // policy without ledger rules, whose guard makes none), read first and write unchecked, as the other answers do.
-    if (unread && this.eventsWaiting) {
-      await this.sync();
-      unread = false;
+    if (!unread || this.eventsWaiting) {
+      if (unread) await this.sync();
+      const answered = answer(this);
+      await this.#store.writeAuditEvents(id, events(this, answered));
+      return answered;
     }
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const answered = answer(this);
-      if (!unread) return (await this.#store.writeAuditEvents(id, events(this, answered)), answered);
       if (await this.#store.writeAuditEvents(id, events(this, answered), { expectInputs: this.#applied })) {
         return answered;
       }

@@ -25,10 +25,11 @@ const FAULTS: readonly (readonly [StoreErrorCode, RegExp, string])[] = [
 ];
 const BUSY = /database is locked|database table is locked|SQLITE_BUSY/i;
 
-/** A call in flight: when it expires, and how. */
+/** A call in flight: when it expires, how, and its work. */
 interface Call {
   readonly expires: number;
   readonly expire: () => void;
+  readonly work: Promise<unknown>;
 }
 
 /** Options of a {@linkcode KvGate}. */
@@ -53,6 +54,8 @@ export class KvGate {
   #closed = false;
   /** The calls in flight, with their deadlines. */
   readonly #inFlight = new Set<Call>();
+  /** The work of calls past their deadline that Deno KV still runs (a write waiting for another process's lock). */
+  readonly #late = new Set<Promise<unknown>>();
   #ticker: ReturnType<typeof setInterval> | undefined;
   /** The file as seen in this turn of the event loop, if looked at yet. */
   #look: Deno.FileInfo | { readonly failure: unknown } | undefined;
@@ -67,9 +70,21 @@ export class KvGate {
     return this.#options.deadline;
   }
 
-  /** Mark the store closed: later calls fail with `ERR_STORE_CLOSED`. */
-  close(): void {
+  /**
+   * Mark the store closed: later calls fail with `ERR_STORE_CLOSED`. Then
+   * `release` (closing the KV handle) runs at once when no call is running,
+   * or else once every running call is done, those past their deadline
+   * included: closing a Deno KV handle blocks the thread until the calls it
+   * runs are done, which for a write waiting on a lock another process holds
+   * is as long as that process keeps it, and a deadline must not turn into a
+   * frozen process.
+   */
+  close(release?: () => void): void {
     this.#closed = true;
+    if (!release) return;
+    const running = [...this.#late, ...[...this.#inFlight].map((call) => call.work)];
+    if (!running.length) return release();
+    Promise.allSettled(running).then(release);
   }
 
   /** Run `task` (safe to repeat: a busy commit wrote nothing) under the deadline; `what` names it in messages. */
@@ -86,8 +101,12 @@ export class KvGate {
         expires: performance.now() + this.deadline,
         expire: () => {
           expired = true;
+          this.#late.add(work);
+          const forget = () => this.#late.delete(work);
+          work.then(forget, forget);
           reject(this.#missed(what));
         },
+        work,
       };
       this.#watch(call);
       work.then((result) => {

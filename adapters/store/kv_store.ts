@@ -332,10 +332,9 @@ export class KvStore implements PabStore {
     return probeStore(this.#kv, this.#gate, this.description, this.#stamp);
   }
 
-  /** Close the KV. */
+  /** Close the KV (once the calls it still runs are done: see `KvGate.close`). */
   close(): void {
-    this.#gate.close();
-    this.#kv.close();
+    this.#gate.close(() => this.#kv.close());
   }
 
   /**

@@ -171,21 +171,42 @@ async function failClosed(io: Io, timeoutMs: number, task: () => Promise<number>
   globalThis.addEventListener("unhandledrejection", stray);
   globalThis.addEventListener("error", stray);
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let code: number;
   try {
     const late = new Promise<"late">((resolve) => timer = setTimeout(() => resolve("late"), timeoutMs));
-    const code = await Promise.race([task(), late]);
-    if (code !== "late") return code;
-    // The store may still hold a call open: leave at once.
-    Deno.stderr.writeSync(new TextEncoder().encode(failed(`no answer within ${timeoutMs} ms`).stderr));
-    Deno.exit(2);
+    const answered = await Promise.race([task(), late]);
+    if (answered === "late") {
+      // The store may still hold a call open: leave at once.
+      Deno.stderr.writeSync(new TextEncoder().encode(failed(`no answer within ${timeoutMs} ms`).stderr));
+      Deno.exit(2);
+    }
+    code = answered;
   } catch (error) {
     await io.stderr.write(failed(errorText(error)).stderr);
-    return 2;
+    code = 2;
   } finally {
     clearTimeout(timer);
     globalThis.removeEventListener("unhandledrejection", stray);
     globalThis.removeEventListener("error", stray);
   }
+  leaveOnceAnswered(code);
+  return code;
+}
+
+/** How long the process may take to end by itself once its answer is written. */
+const EXIT_GRACE_MS = 100;
+
+/**
+ * The answer is written: end the process with `code` even if a store call is
+ * still pending. A call that missed its deadline keeps running in Deno KV's
+ * thread (SQLite waiting for a lock another process holds), and would keep
+ * the process, and Claude Code, waiting until that lock is let go: past
+ * `--timeout-ms`, and past Claude Code's own timeout, which without
+ * `"onFailure": "block"` lets the call run. The timer does not keep the
+ * process alive itself, so a process with nothing pending ends at once.
+ */
+function leaveOnceAnswered(code: number): void {
+  Deno.unrefTimer(setTimeout(() => Deno.exit(code), EXIT_GRACE_MS));
 }
 
 async function readStdin(): Promise<string> {

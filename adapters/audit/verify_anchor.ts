@@ -93,8 +93,11 @@ export function verifyCheckpoint(records: readonly AuditRecord[], checkpoint: Ch
 /**
  * Check that every input a store keeps for a chain's session is named by one
  * of its records (`input: SEQ`, written in the same step as the input), and
- * no record names an input the store does not have. Chains that name no
- * input at all (written before inputs were linked) are not checked.
+ * no record names an input the store does not have. `inputs` counts the
+ * inputs of every session the store keeps: a session that holds inputs and
+ * has no chain at all fails (its records were removed, head and all). Chains
+ * that name no input at all (written before inputs were linked) are not
+ * checked further.
  *
  * @example
  * ```ts
@@ -104,6 +107,7 @@ export function verifyCheckpoint(records: readonly AuditRecord[], checkpoint: Ch
  * const a = linkRecord("s", undefined, { kind: "message", at: "2026-11-30T15:00:00.000Z", input: 0 });
  * assert.equal(verifyInputs([a], new Map([["s", 1]])).ok, true);
  * assert.equal(verifyInputs([a], new Map([["s", 2]])).ok, false);
+ * assert.equal(verifyInputs([], new Map([["s", 1]])).ok, false);
  * ```
  */
 export function verifyInputs(records: readonly AuditRecord[], inputs: ReadonlyMap<string, number>): AuditVerdict {
@@ -114,6 +118,16 @@ export function verifyInputs(records: readonly AuditRecord[], inputs: ReadonlyMa
     const set = named.get(record.stream) ?? new Set<number>();
     set.add(input);
     named.set(record.stream, set);
+  }
+  const chains = lastRecords(records);
+  for (const [stream, count] of inputs) {
+    if (count > 0 && !chains.has(stream)) {
+      return broken(
+        "ERR_AUDIT_UNRECORDED",
+        `chain "${stream}"`,
+        `the session holds ${count} input${count === 1 ? "" : "s"} and has no audit chain: its records were removed`,
+      );
+    }
   }
   for (const [stream, set] of named) {
     const count = inputs.get(stream) ?? 0;
@@ -129,7 +143,7 @@ export function verifyInputs(records: readonly AuditRecord[], inputs: ReadonlyMa
       }
     }
   }
-  return { ok: true, records: records.length, streams: lastRecords(records).size };
+  return { ok: true, records: records.length, streams: chains.size };
 }
 
 function lastRecords(records: readonly AuditRecord[]): Map<string, AuditRecord> {

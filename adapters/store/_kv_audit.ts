@@ -104,6 +104,13 @@ function byKeyOrder(a: string, b: string): number {
   return x.length - y.length;
 }
 
+/** The id of every session the store keeps, in key order (keys only are used: a session's record is small). */
+export async function readSessionIds(kv: Deno.Kv): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const entry of kv.list({ prefix: ["pab", "session"] })) ids.push(String(entry.key[2]));
+  return ids;
+}
+
 /** The head each chain's writer recorded, by chain. */
 export async function readHeads(kv: Deno.Kv): Promise<Map<string, { seq: number; hash: string }>> {
   const heads = new Map<string, { seq: number; hash: string }>();

@@ -7,7 +7,7 @@
  * @module
  */
 import type { AuditEvent, AuditRecord, LinkedText } from "../audit/mod.ts";
-import { addAudit, type HeadEntry, readChains, readHeads } from "./_kv_audit.ts";
+import { addAudit, type HeadEntry, readChains, readHeads, readSessionIds } from "./_kv_audit.ts";
 import { dropSession } from "./_kv_drop.ts";
 import { linkInput } from "./_input_link.ts";
 import { FAR_EXPIRY, GroupCommitter, type KvMutations, StagedWrite } from "./_kv_batch.ts";
@@ -54,11 +54,8 @@ export interface KvStoreOptions {
   readonly identity?: FileIdentity;
   /** How old a hold must be before {@linkcode KvStore.repair} releases it, in milliseconds (default 10 minutes). */
   readonly holdGrace?: number;
-  /**
-   * Give the rows a step writes an expiry about 142,700 years ahead (never, in practice) instead of none: on a local
-   * file, SQLite's index of expiries then grows at its end instead of at one place per session (default false; a
-   * store opened by path sets it).
-   */
+  /** Give the rows a step writes an expiry about 142,700 years ahead (never, in practice) instead of none: on a local
+   * file, SQLite's index of expiries then grows at its end, not at one place per session (default false; set by path). */
   readonly farExpiry?: boolean;
 }
 
@@ -306,6 +303,11 @@ export class KvStore implements PabStore {
   /** The head each chain's writer recorded, by chain. */
   heads(): Promise<Map<string, { readonly seq: number; readonly hash: string }>> {
     return this.#gate.run("read the audit heads", () => readHeads(this.#kv));
+  }
+
+  /** The id of every session kept. */
+  sessionIds(): Promise<string[]> {
+    return this.#gate.run("list the sessions", () => readSessionIds(this.#kv));
   }
 
   /**

@@ -298,6 +298,11 @@ export class MemoryStore implements PabStore {
     return Promise.resolve(new Map([...this.#audit].map(([stream, { head }]) => [stream, { ...head }])));
   }
 
+  /** The id of every session kept. */
+  sessionIds(): Promise<string[]> {
+    return Promise.resolve([...this.#sessions.keys()]);
+  }
+
   /** Always healthy: this process holds the only copy. */
   probe(): Promise<StoreHealth> {
     return Promise.resolve({ ok: true, description: this.description, latencyMs: 0 });

@@ -206,6 +206,8 @@ export interface PabStore {
   audit(stream?: string): Promise<AuditRecord[]>;
   /** The head each chain's writer recorded (`seq` and `hash` of its last record), by chain. */
   heads(): Promise<Map<string, { readonly seq: number; readonly hash: string }>>;
+  /** The id of every session the store keeps (a deleted one's is gone, its chain stays), for `audit verify`. */
+  sessionIds(): Promise<string[]>;
   /** Check that the store answers, is the one opened, and can be written (a tiny write), within the deadline. */
   probe(): Promise<StoreHealth>;
   /** Close the store. */

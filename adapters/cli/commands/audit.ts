@@ -243,10 +243,11 @@ async function readStore(
     const records = await store.audit(session);
     const heads = await store.heads();
     if (session !== undefined) { for (const stream of [...heads.keys()]) if (stream !== session) heads.delete(stream); }
+    // Every chain's session, and every session the store keeps: one whose chain is gone must not go unseen.
+    const sessions = new Set(records.map((record) => record.stream));
+    for (const id of await store.sessionIds()) if (session === undefined || id === session) sessions.add(id);
     const inputs = new Map<string, number>();
-    for (const stream of new Set(records.map((record) => record.stream))) {
-      inputs.set(stream, (await store.inputs(stream, 0)).length);
-    }
+    for (const stream of sessions) inputs.set(stream, (await store.inputs(stream, 0)).length);
     return { records, heads, inputs };
   } finally {
     store.close();

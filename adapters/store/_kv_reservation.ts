@@ -1,6 +1,6 @@
 import type { KvMutations } from "./_kv_batch.ts";
 import { getAll, setText } from "./_kv_text.ts";
-import { type EffectEntry, effectKey, holdKey } from "./kv_effects.ts";
+import { type EffectEntry, effectKey, holdKey } from "./_kv_effect_keys.ts";
 import type { ReservationRecord } from "./pab_store.ts";
 import { StoreError } from "./store_error.ts";
 

@@ -5,43 +5,21 @@
  * hold (`["pab", "hold", ledger, holder]`) in the same atomic write, so keys
  * are never held by nobody: the hold is replaced by the reservation record
  * (`KvStore.saveReservation()`), given back by a commit or a release,
- * or, if its process died in between, released by `KvStore.repair()`.
+ * or, if its process died in between, released by `KvStore.repair()`. Keys
+ * held by nobody all the same (left by an earlier pab, or a hand edit) are
+ * released when a reservation meets them.
  *
  * @module
  */
 import type { KvGate } from "./_kv_gate.ts";
 import { type GroupCommitter, StagedWrite } from "./_kv_batch.ts";
 import { getAll } from "./_kv_text.ts";
+import { releaseUnclaimed } from "./_kv_orphans.ts";
+import { type EffectEntry, effectKey, type HoldEntry, holdKey } from "./_kv_effect_keys.ts";
 import type { LedgerEffects } from "./pab_store.ts";
 import { StoreError } from "./store_error.ts";
 
-/** An effect key as stored. */
-export interface EffectEntry {
-  /** Reserved by a call in flight, or committed for good. */
-  readonly state: "reserved" | "committed";
-  /** Who reserved or committed it. */
-  readonly holder: string;
-}
-
-/** A hold: keys reserved by `holder` that no reservation record names yet. */
-export interface HoldEntry {
-  /** The reserved keys. */
-  readonly keys: readonly string[];
-  /** When (milliseconds since 1970, the writer's clock). */
-  readonly at: number;
-}
-
 const MAX_KEYS = 100;
-
-/** The key of an effect. */
-export function effectKey(ledger: string, effect: string): Deno.KvKey {
-  return ["pab", "fx", ledger, effect];
-}
-
-/** The key of a hold. */
-export function holdKey(ledger: string, holder: string): Deno.KvKey {
-  return ["pab", "hold", ledger, holder];
-}
 
 /**
  * The effects of one ledger, kept under `["pab", "fx", ledger, effect]`.
@@ -93,6 +71,9 @@ export class KvEffects implements LedgerEffects {
         const entry: EffectEntry = { state: "reserved", holder };
         operation.check({ key: this.#key(key), versionstamp: null }).set(this.#key(key), entry);
       }
+      if ((await this.#committer.commit(operation)) !== null) return true;
+      // Keys nobody can ever finish may be in the way (left by an earlier pab, or a hand edit): released, try again.
+      if (!(await releaseUnclaimed(this.#kv, this.#ledger, unique))) return false;
       return (await this.#committer.commit(operation)) !== null;
     });
   }

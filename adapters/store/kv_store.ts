@@ -18,7 +18,8 @@ import { KvGate } from "./_kv_gate.ts";
 import { stageReservation } from "./_kv_reservation.ts";
 import { markStore, probeStore } from "./_kv_stamp.ts";
 import { backoff, getAll, listTexts, partText } from "./_kv_text.ts";
-import { type EffectEntry, effectKey, KvEffects, releaseStaleHolds } from "./kv_effects.ts";
+import { KvEffects, releaseStaleHolds } from "./kv_effects.ts";
+import { type EffectEntry, effectKey } from "./_kv_effect_keys.ts";
 import type {
   EffectCommit,
   FinishResult,

@@ -16,7 +16,7 @@ import { explainDecision, ReservationError } from "../../guard/mod.ts";
 import { RequestError, type SessionHost } from "../serve/mod.ts";
 import { guardArgs } from "./tool_input/mod.ts";
 import { failed, type HookAnswer, NO_DECISION, permission } from "./hook_answer.ts";
-import type { HookInput } from "./hook_input.ts";
+import { type HookInput, HookInputError } from "./hook_input.ts";
 import { type HookOptions, HOST_DECIDES } from "./hook_options.ts";
 import { keepResponse } from "./kept_response.ts";
 
@@ -132,7 +132,13 @@ async function ensureSession(host: SessionHost, session: string): Promise<void> 
 }
 
 function reservationId(input: { readonly tool: string; readonly args: object; readonly toolUseId?: string }): string {
-  return input.toolUseId !== undefined
-    ? `tu_${input.toolUseId}`
-    : `fp_${fingerprintCall(input.tool, input.args as Record<string, unknown>)}`;
+  if (input.toolUseId !== undefined) return `tu_${input.toolUseId}`;
+  try {
+    return `fp_${fingerprintCall(input.tool, input.args as Record<string, unknown>)}`;
+  } catch (error) {
+    // Arguments with no canonical form (nested past the stack's depth): the call cannot be named without its id.
+    throw new HookInputError(
+      `"tool_input" cannot be fingerprinted (${errorText(error)}) and there is no "tool_use_id"`,
+    );
+  }
 }

@@ -71,8 +71,10 @@ export class HookInputError extends PabError<HookErrorCode> {
 }
 
 /**
- * Read the hook's JSON text. Throws {@linkcode HookInputError} naming the
- * field that is missing or mistyped.
+ * Read the hook's JSON text, or its bytes as read from stdin (UTF-8, as
+ * Claude Code writes it: bytes that are not fail, since a text read with
+ * U+FFFD in their place is not the one the tool is given). Throws
+ * {@linkcode HookInputError} naming the field that is missing or mistyped.
  *
  * @example
  * ```ts
@@ -85,9 +87,16 @@ export class HookInputError extends PabError<HookErrorCode> {
  *   tool_input: { command: "ls" },
  * }));
  * assert.deepEqual(input, { event: "PreToolUse", session: "abc123", tool: "Bash", args: { command: "ls" } });
+ * assert.throws(() => parseHookInput(new Uint8Array([0x7b, 0xff, 0x7d])), /stdin is not UTF-8 text/);
  * ```
  */
-export function parseHookInput(text: string): HookInput {
+export function parseHookInput(input: string | Uint8Array): HookInput {
+  let text: string;
+  try {
+    text = typeof input === "string" ? input : new TextDecoder("utf-8", { fatal: true }).decode(input);
+  } catch {
+    throw new HookInputError("stdin is not UTF-8 text");
+  }
   let value: unknown;
   try {
     value = parseJson(text);

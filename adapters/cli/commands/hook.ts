@@ -209,7 +209,7 @@ function leaveOnceAnswered(code: number): void {
   Deno.unrefTimer(setTimeout(() => Deno.exit(code), EXIT_GRACE_MS));
 }
 
-async function readStdin(): Promise<string> {
+async function readStdin(): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of Deno.stdin.readable) {
@@ -223,5 +223,5 @@ async function readStdin(): Promise<string> {
     bytes.set(chunk, at);
     at += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return bytes;
 }

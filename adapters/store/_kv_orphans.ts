@@ -1,5 +1,5 @@
-// Effect keys reserved and claimed by nobody: no hold of their holder lists them and no open reservation record of
-// their holder names them, so nobody has an id to finish them and they would stay reserved for good (a `once` tool
+// Effect keys reserved and claimed by nobody: their holder has no hold and no open reservation record, so nobody has an
+// id to finish them and they would stay reserved for good (a `once` tool
 // denied "until the call that holds it completes", which never comes). This version never leaves one: keys are
 // reserved with their hold in one write, the hold turns into the reservation record in one write, and a finish
 // changes the keys and deletes the record in one write. A store written by an earlier pab can hold them (a crash
@@ -12,8 +12,10 @@ import type { ReservationRecord } from "./pab_store.ts";
 import { parseJson } from "../json/mod.ts";
 
 /**
- * Release the keys of `ledger` among `keys` that are reserved and claimed by
- * nobody; returns how many. Safe while other processes work: the keys are
+ * Release the keys of `ledger` among `keys` that are reserved by a holder
+ * with no hold and no open reservation record; returns how many. (A holder
+ * that has either keeps every key it reserved: holders are unique per call,
+ * and a live one finishes or is repaired as a whole.) Safe while other processes work: the keys are
  * read first, then the holds and the records, and a key is released only
  * with a check that it is unchanged since it was read. (A key read while its
  * hold was there and whose hold was gone when read is named by the record
@@ -27,21 +29,21 @@ export async function releaseUnclaimed(kv: Deno.Kv, ledger: string, keys: readon
       entry.versionstamp !== null && entry.value?.state !== "committed"
     );
   if (!suspects.length) return 0;
-  const claimed = await claims(kv, ledger, [...new Set(suspects.map((entry) => String(entry.value?.holder)))]);
-  if (!claimed) return 0;
+  const live = await liveHolders(kv, ledger, [...new Set(suspects.map((entry) => String(entry.value?.holder)))]);
+  if (!live) return 0;
   let released = 0;
   for (const entry of suspects) {
-    if (claimed.has(claim(String(entry.value?.holder), String(entry.key[3])))) continue;
+    if (live.has(String(entry.value?.holder))) continue;
     if ((await kv.atomic().check(entry).delete(entry.key).commit()).ok) released++;
   }
   return released;
 }
 
-/** Every (holder, key) the holds of `holders` or an open reservation record claims; undefined if a record cannot be read. */
-async function claims(kv: Deno.Kv, ledger: string, holders: readonly string[]): Promise<Set<string> | undefined> {
-  const claimed = new Set<string>();
+/** The holders among `holders` with a hold, and every holder of an open reservation; undefined if a record cannot be read. */
+async function liveHolders(kv: Deno.Kv, ledger: string, holders: readonly string[]): Promise<Set<string> | undefined> {
+  const live = new Set<string>();
   for (const hold of await getAll<HoldEntry>(kv, holders.map((holder) => holdKey(ledger, holder)))) {
-    for (const key of hold.value?.keys ?? []) claimed.add(claim(String(hold.key[3]), key));
+    if (hold.versionstamp !== null) live.add(String(hold.key[3]));
   }
   // A record's parts sit under ["pab", "res", session, id, part], in order; open reservations are few.
   let unreadable = false;
@@ -50,8 +52,7 @@ async function claims(kv: Deno.Kv, ledger: string, holders: readonly string[]): 
   const flush = () => {
     if (!parts.length) return;
     try {
-      const record = parseJson(parts.join("")) as ReservationRecord;
-      for (const key of [...record.keys, ...record.checks]) claimed.add(claim(record.holder, key));
+      live.add((parseJson(parts.join("")) as ReservationRecord).holder);
     } catch {
       unreadable = true;
     }
@@ -64,9 +65,5 @@ async function claims(kv: Deno.Kv, ledger: string, holders: readonly string[]): 
     parts.push(await partText(kv, entry.value));
   }
   flush();
-  return unreadable ? undefined : claimed;
-}
-
-function claim(holder: string, key: string): string {
-  return JSON.stringify([holder, key]);
+  return unreadable ? undefined : live;
 }

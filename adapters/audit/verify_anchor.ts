@@ -8,6 +8,7 @@
 import type { AuditRecord } from "./audit_record.ts";
 import type { Checkpoint } from "./checkpoint.ts";
 import { type AuditVerdict, broken } from "./verify_chain.ts";
+import { unrecordedBy } from "./_recorded_input.ts";
 
 /**
  * Check that every chain ends exactly at the head its writer stored, and that
@@ -92,35 +93,47 @@ export function verifyCheckpoint(records: readonly AuditRecord[], checkpoint: Ch
 
 /**
  * Check that every input a store keeps for a chain's session is named by one
- * of its records (`input: SEQ`, written in the same step as the input), and
- * no record names an input the store does not have. `inputs` counts the
- * inputs of every session the store keeps: a session that holds inputs and
- * has no chain at all fails (its records were removed, head and all). Chains
- * that name no input at all (written before inputs were linked) are not
- * checked further.
+ * of its records (`input: SEQ`, written in the same step as the input) that
+ * records it as it is stored (the same message, the same tool's output and
+ * arguments, the same ruling), and no record names an input the store does
+ * not have. `inputs` holds the inputs of every session the store keeps: a
+ * session that holds inputs and has no chain at all fails (its records were
+ * removed, head and all). Chains that name no input at all (written before
+ * inputs were linked) are not checked further.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { linkRecord } from "./audit_record.ts";
  * import { verifyInputs } from "./verify_anchor.ts";
- * const a = linkRecord("s", undefined, { kind: "message", at: "2026-11-30T15:00:00.000Z", input: 0 });
- * assert.equal(verifyInputs([a], new Map([["s", 1]])).ok, true);
- * assert.equal(verifyInputs([a], new Map([["s", 2]])).ok, false);
- * assert.equal(verifyInputs([], new Map([["s", 1]])).ok, false);
+ * const a = linkRecord("s", undefined, { kind: "message", at: "2026-11-30T15:00:00.000Z", role: "user", text: "hi", input: 0 });
+ * const hi = { kind: "user", text: "hi" };
+ * assert.equal(verifyInputs([a], new Map([["s", [hi]]])).ok, true);
+ * assert.equal(verifyInputs([a], new Map([["s", [hi, hi]]])).ok, false);
+ * assert.equal(verifyInputs([a], new Map([["s", [{ kind: "system", text: "hi" }]]])).ok, false);
+ * assert.equal(verifyInputs([], new Map([["s", [hi]]])).ok, false);
  * ```
  */
-export function verifyInputs(records: readonly AuditRecord[], inputs: ReadonlyMap<string, number>): AuditVerdict {
-  const named = new Map<string, Set<number>>();
+export function verifyInputs(
+  records: readonly AuditRecord[],
+  inputs: ReadonlyMap<string, readonly unknown[]>,
+): AuditVerdict {
+  // Each input's step: the records after the one that named the input before it, up to the one that names it.
+  const named = new Map<string, Map<number, AuditRecord[]>>();
+  const steps = new Map<string, AuditRecord[]>();
   for (const record of records) {
+    const step = steps.get(record.stream) ?? [];
+    step.push(record);
+    steps.set(record.stream, step);
     const input = record.event.input;
     if (typeof input !== "number") continue;
-    const set = named.get(record.stream) ?? new Set<number>();
-    set.add(input);
-    named.set(record.stream, set);
+    const byInput = named.get(record.stream) ?? new Map<number, AuditRecord[]>();
+    byInput.set(input, step);
+    named.set(record.stream, byInput);
+    steps.set(record.stream, []);
   }
   const chains = lastRecords(records);
-  for (const [stream, count] of inputs) {
+  for (const [stream, { length: count }] of inputs) {
     if (count > 0 && !chains.has(stream)) {
       return broken(
         "ERR_AUDIT_UNRECORDED",
@@ -129,16 +142,29 @@ export function verifyInputs(records: readonly AuditRecord[], inputs: ReadonlyMa
       );
     }
   }
-  for (const [stream, set] of named) {
-    const count = inputs.get(stream) ?? 0;
-    for (let seq = 0; seq < Math.max(count, set.size); seq++) {
-      if (set.has(seq) !== seq < count) {
+  for (const [stream, byInput] of named) {
+    const stored = inputs.get(stream) ?? [];
+    for (let seq = 0; seq < stored.length; seq++) {
+      const step = byInput.get(seq);
+      const record = step?.at(-1);
+      const why = step ? unrecordedBy(step.map((one) => one.event), stored[seq]) : undefined;
+      if (!record || why) {
         return broken(
           "ERR_AUDIT_UNRECORDED",
           `chain "${stream}"`,
-          seq < count
-            ? `input ${seq} of the session has no audit record: it was recorded without one, or its record was removed`
-            : `a record names input ${seq}, which the session does not have: the input was removed`,
+          record
+            ? `input ${seq} of the session is not what its audit record ${record.seq} recorded (${why}): it was ` +
+              `changed after it was recorded`
+            : `input ${seq} of the session has no audit record: it was recorded without one, or its record was removed`,
+        );
+      }
+    }
+    for (const seq of byInput.keys()) {
+      if (seq >= stored.length) {
+        return broken(
+          "ERR_AUDIT_UNRECORDED",
+          `chain "${stream}"`,
+          `a record names input ${seq}, which the session does not have: the input was removed`,
         );
       }
     }

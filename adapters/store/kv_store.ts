@@ -136,7 +136,7 @@ export class KvStore implements PabStore {
       this.#write(
         "append an input",
         session,
-        linkInput(audit, seq),
+        linkInput(audit, { seq, input }),
         async (operation) => {
           written.staged = await this.#inputs.add(operation, session, seq, input);
           for (const effect of new Set(commit?.keys ?? [])) {
@@ -200,7 +200,7 @@ export class KvStore implements PabStore {
 
   /** Finish a reservation: record gone, keys committed or released, output and audit events appended, in one write. */
   finishReservation(session: string, id: string, finish: ReservationFinish): Promise<FinishResult> {
-    const audit = finish.input ? linkInput(finish.audit ?? [], finish.input.seq) : finish.audit ?? [];
+    const audit = linkInput(finish.audit ?? [], finish.input);
     const written: WrittenInput | undefined = finish.input ? { session, seq: finish.input.seq } : undefined;
     const write = () =>
       this.#write<FinishResult>(

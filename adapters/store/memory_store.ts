@@ -154,7 +154,7 @@ export class MemoryStore implements PabStore {
     const inputs = this.#inputs.get(session) ?? [];
     if (seq !== inputs.length) return Promise.resolve(false);
     if (commit) this.effects(commit.ledger).commit(commit.keys, commit.holder);
-    this.#record(session, input, linkInput(audit, seq));
+    this.#record(session, input, linkInput(audit, { seq, input }));
     return Promise.resolve(true);
   }
 
@@ -225,8 +225,9 @@ export class MemoryStore implements PabStore {
       effects.release(record.checks, record.holder);
     }
     effects.release(record.keys, record.holder);
-    if (finish.input) this.#record(session, finish.input.input, linkInput(finish.audit ?? [], finish.input.seq));
-    else this.#chain(session, finish.audit ?? []);
+    if (finish.input) {
+      this.#record(session, finish.input.input, linkInput(finish.audit ?? [], finish.input));
+    } else this.#chain(session, finish.audit ?? []);
     return Promise.resolve("finished");
   }
 

@@ -229,7 +229,11 @@ async function readFile(path: string, io: Io): Promise<string> {
 async function readStore(
   location: string,
   session: string | undefined,
-): Promise<{ records: AuditRecord[]; heads: Map<string, { seq: number; hash: string }>; inputs: Map<string, number> }> {
+): Promise<{
+  records: AuditRecord[];
+  heads: Map<string, { seq: number; hash: string }>;
+  inputs: Map<string, readonly unknown[]>;
+}> {
   if (!/^https?:\/\//i.test(location) && location !== ":memory:") {
     try {
       await Deno.stat(location);
@@ -246,8 +250,8 @@ async function readStore(
     // Every chain's session, and every session the store keeps: one whose chain is gone must not go unseen.
     const sessions = new Set(records.map((record) => record.stream));
     for (const id of await store.sessionIds()) if (session === undefined || id === session) sessions.add(id);
-    const inputs = new Map<string, number>();
-    for (const stream of sessions) inputs.set(stream, (await store.inputs(stream, 0)).length);
+    const inputs = new Map<string, readonly unknown[]>();
+    for (const stream of sessions) inputs.set(stream, await store.inputs(stream, 0));
     return { records, heads, inputs };
   } finally {
     store.close();

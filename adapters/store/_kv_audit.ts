@@ -6,6 +6,7 @@ import type { StagedInput } from "./_kv_inputs.ts";
 import { joinRecord, rowRecords } from "./_kv_row_record.ts";
 import { parseJson } from "../json/mod.ts";
 import { StoreError } from "./store_error.ts";
+import { chainHead } from "./_kv_values.ts";
 
 /** A chain's head as stored: its seq and hash, under the versionstamp of the write that set it. */
 export type HeadEntry = Deno.KvEntryMaybe<{ seq: number; hash: string }>;
@@ -32,7 +33,9 @@ export async function addAudit(
   const head = known ?? await kv.get<{ seq: number; hash: string }>(headKey);
   operation.check(head);
   const records: LinkedText[] = [];
-  let last: Pick<AuditRecord, "seq" | "hash"> | undefined = head.value ?? undefined;
+  let last: Pick<AuditRecord, "seq" | "hash"> | undefined = head.value === null
+    ? undefined
+    : chainHead(headKey, head.value);
   for (const [i, event] of events.entries()) {
     const record = linkText(stream, last, event);
     const key = ["pab", "audit", stream, record.seq];
@@ -115,7 +118,7 @@ export async function readSessionIds(kv: Deno.Kv): Promise<string[]> {
 export async function readHeads(kv: Deno.Kv): Promise<Map<string, { seq: number; hash: string }>> {
   const heads = new Map<string, { seq: number; hash: string }>();
   for await (const entry of kv.list<{ seq: number; hash: string }>({ prefix: ["pab", "head"] })) {
-    heads.set(String(entry.key[2]), entry.value);
+    heads.set(String(entry.key[2]), chainHead(entry.key, entry.value));
   }
   return heads;
 }

@@ -203,6 +203,10 @@ export class KvGate {
     for (const [code, pattern, fix] of FAULTS) {
       if (pattern.test(text)) return this.#error(code, what, detail, fix, error);
     }
+    // Only what the store holds is parsed inside a call: a stored text that is not JSON is damage.
+    if (error instanceof SyntaxError) {
+      return this.#error("ERR_STORE_CORRUPT", what, `a stored text is not JSON (${detail})`, FAULTS[2][2], error);
+    }
     if (error instanceof Error && error.name === "NotCapable") {
       return this.#error("ERR_STORE_OPEN", what, "Deno's permission sandbox refused it", "grant access to the store");
     }

@@ -6,7 +6,7 @@ import type { InputRow } from "./_kv_row_record.ts";
 import { listTexts, PART, setText } from "./_kv_text.ts";
 import type { SessionInput } from "./pab_store.ts";
 import { StoreError } from "./store_error.ts";
-import { parseJson } from "../json/mod.ts";
+import { corruptValue, sessionInput } from "./_kv_values.ts";
 
 /** The key of a session's input at `seq` (its text's parts are under it). */
 export function inputKey(session: string, seq: number): Deno.KvKey {
@@ -114,7 +114,12 @@ export class KvInputs {
     if (last && typeof last.id === "number" && !((this.#last.get(session)?.seq ?? -1) > last.id)) {
       this.#last.set(session, { seq: last.id, versionstamp: last.versionstamp });
     }
-    return texts.map((entry) => parseJson(entry.text) as SessionInput);
+    // Inputs sit at positions from, from + 1, ... with no gap: a gap or an id that is no position is damage.
+    return texts.map((entry, i) => {
+      const key = [...prefix, entry.id];
+      if (entry.id !== from + i) throw corruptValue(key, `input ${from + i} is missing before it`);
+      return sessionInput(key, entry.text);
+    });
   }
 }
 

@@ -1,5 +1,6 @@
 import { sha256Hex } from "../../core/mod.ts";
 import type { KvMutations } from "./_kv_batch.ts";
+import { corruptValue } from "./_kv_values.ts";
 
 // Large JSON texts in Deno KV: a value may hold at most 64 KiB, so a text is
 // kept in parts of at most PART UTF-16 units (at most 60 KB serialised) under
@@ -93,6 +94,15 @@ export async function partText(kv: Deno.Kv, part: TextPart): Promise<string> {
   return text;
 }
 
+/** `value` as a stored text part, or `ERR_STORE_CORRUPT`. */
+export function textPart(key: Deno.KvKey, value: unknown): TextPart {
+  const part = value as Partial<TextPart> | null;
+  if (typeof part !== "object" || part === null || typeof part.text !== "string" || !(Number(part.count) >= 1)) {
+    throw corruptValue(key, "it is not a part of a stored text");
+  }
+  return part as TextPart;
+}
+
 /** Join the parts listed under a prefix into texts, keyed by the key part after the prefix, with their first part's versionstamp. */
 export async function listTexts(
   kv: Deno.Kv,
@@ -101,25 +111,27 @@ export async function listTexts(
 ): Promise<{ readonly id: Deno.KvKeyPart; readonly text: string; readonly versionstamp: string }[]> {
   const texts: { id: Deno.KvKeyPart; text: string; versionstamp: string }[] = [];
   let parts: string[] = [];
-  let current: Deno.KvKeyPart | undefined;
+  let current: Deno.KvEntry<unknown> | undefined;
   let expected = 0;
-  let versionstamp = "";
-  for await (const entry of kv.list<TextPart>(selector)) {
-    const id = entry.key[depth];
-    if (current === undefined || id !== current) {
-      if (current !== undefined && parts.length === expected) {
-        texts.push({ id: current, text: parts.join(""), versionstamp });
-      }
-      current = id;
-      parts = [];
-      expected = entry.value.count;
-      versionstamp = entry.versionstamp;
+  // Parts are written in one atomic write, so parts that do not add up are damage: never a text dropped in silence.
+  const flush = () => {
+    if (!current) return;
+    if (parts.length !== expected) {
+      throw corruptValue(current.key.slice(0, depth + 1), `it has ${parts.length} of its ${expected} parts`);
     }
-    parts.push(await partText(kv, entry.value));
+    texts.push({ id: current.key[depth], text: parts.join(""), versionstamp: current.versionstamp });
+  };
+  for await (const entry of kv.list<unknown>(selector)) {
+    const part = textPart(entry.key, entry.value);
+    if (current === undefined || entry.key[depth] !== current.key[depth]) {
+      flush();
+      current = entry;
+      parts = [];
+      expected = part.count;
+    }
+    parts.push(await partText(kv, part));
   }
-  if (current !== undefined && parts.length === expected) {
-    texts.push({ id: current, text: parts.join(""), versionstamp });
-  }
+  flush();
   return texts;
 }
 

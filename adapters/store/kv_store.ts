@@ -34,6 +34,7 @@ import type {
 } from "./pab_store.ts";
 import type { FileIdentity } from "./safe_path.ts";
 import { StoreError } from "./store_error.ts";
+import { sessionRecord } from "./_kv_values.ts";
 import { parseJson } from "../json/mod.ts";
 
 const ATTEMPTS = 200;
@@ -118,7 +119,7 @@ export class KvStore implements PabStore {
   /** A session, or undefined. */
   session(id: string): Promise<SessionRecord | undefined> {
     return this.#gate.run("read a session", async () => {
-      return (await this.#kv.get<SessionRecord>(["pab", "session", id])).value ?? undefined;
+      return sessionRecord(await this.#kv.get(["pab", "session", id]));
     });
   }
 
@@ -394,6 +395,6 @@ export class KvStore implements PabStore {
   }
 
   async #ledgerOf(record: ReservationRecord): Promise<string> {
-    return (await this.#kv.get<SessionRecord>(["pab", "session", record.session])).value?.ledger ?? record.session;
+    return sessionRecord(await this.#kv.get(["pab", "session", record.session]))?.ledger ?? record.session;
   }
 }

@@ -8,9 +8,9 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { answerHook, parseHookInput } from "../adapters/claude_code/mod.ts";
+import { answerHook, parseHookInput, readHookInput } from "../adapters/claude_code/mod.ts";
 import { SessionHost } from "../adapters/serve/mod.ts";
-import { MemoryStore } from "../adapters/store/mod.ts";
+import { MemoryStore, openStore } from "../adapters/store/mod.ts";
 import { parsePolicy } from "../guard/policy/text/mod.ts";
 import { ROOT } from "./_serve_fixtures.ts";
 
@@ -104,4 +104,29 @@ Deno.test("answerHook() blocks a call with no tool_use_id whose arguments cannot
   // With its id, the call is named without a fingerprint, and the guard blocks what it cannot copy.
   const named = await answerHook(host, { event: "PreToolUse", ...call, toolUseId: "toolu_1" });
   assert.equal(JSON.parse(named.stdout).hookSpecificOutput.permissionDecision, "deny");
+});
+
+Deno.test("readHookInput() refuses a tool_use_id too long for a store key, and one at the limit is reserved and finished", async () => {
+  const pre = { session_id: "s", hook_event_name: "PreToolUse", tool_name: "Deploy", tool_input: {} };
+  assert.throws(() => readHookInput({ ...pre, tool_use_id: "t".repeat(201) }), {
+    code: "ERR_HOOK_INPUT",
+    message: /"tool_use_id" must be a string of at most 200 characters$/,
+  });
+  const dir = await Deno.makeTempDir({ prefix: "pab_hook_bytes_" });
+  const store = await openStore(`${dir}/hooks.kv`);
+  try {
+    const policy = parsePolicy("version: 1\ntools:\n  Deploy: { output: trusted, once: deploy.done }\n", {
+      source: "p.yaml",
+    });
+    const host = new SessionHost(policy, store);
+    // Three UTF-8 bytes per character: the longest keys the store writes for a session and a call.
+    const longest = { ...pre, session_id: "\u4e00".repeat(200), tool_use_id: "\u4e00".repeat(200) };
+    assert.deepEqual(await answerHook(host, readHookInput(longest)), { stdout: "", exitCode: 0, stderr: "" });
+    const post = { ...longest, hook_event_name: "PostToolUse", tool_response: "deployed" };
+    assert.deepEqual(await answerHook(host, readHookInput(post)), { stdout: "", exitCode: 0, stderr: "" });
+    assert.deepEqual(await store.openReservations(`cc_${longest.session_id}`), []);
+  } finally {
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });

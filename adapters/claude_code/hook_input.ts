@@ -128,6 +128,10 @@ export function readHookInput(value: unknown): HookInput {
   }
   const event = body.hook_event_name;
   if (typeof event !== "string") throw new HookInputError('"hook_event_name" must be a string');
+  // Claude Code's ids are short; one too long for a store key would fail only after the call's keys were reserved.
+  if (typeof body.tool_use_id === "string" && body.tool_use_id.length > 200) {
+    throw new HookInputError('"tool_use_id" must be a string of at most 200 characters');
+  }
   const toolUseId = typeof body.tool_use_id === "string" && body.tool_use_id ? { toolUseId: body.tool_use_id } : {};
   const cwd = typeof body.cwd === "string" && body.cwd.startsWith("/") ? { cwd: body.cwd } : {};
   switch (event) {

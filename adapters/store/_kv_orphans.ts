@@ -45,6 +45,7 @@ async function liveHolders(kv: Deno.Kv, ledger: string, holders: readonly string
   for (const hold of await getAll<HoldEntry>(kv, holders.map((holder) => holdKey(ledger, holder)))) {
     if (hold.versionstamp !== null) live.add(String(hold.key[3]));
   }
+  if (holders.every((holder) => live.has(holder))) return live;
   // A record's parts sit under ["pab", "res", session, id, part], in order; open reservations are few.
   let unreadable = false;
   let parts: string[] = [];
@@ -62,7 +63,11 @@ async function liveHolders(kv: Deno.Kv, ledger: string, holders: readonly string
     const here = JSON.stringify(entry.key.slice(2, 4));
     if (here !== place) flush();
     place = here;
-    parts.push(await partText(kv, entry.value));
+    try {
+      parts.push(await partText(kv, entry.value));
+    } catch {
+      unreadable = true;
+    }
   }
   flush();
   return unreadable ? undefined : live;

@@ -27,7 +27,7 @@ export function sessionInput(key: Deno.KvKey, text: string): SessionInput {
     input.kind === "system" || input.kind === "user"
       ? typeof input.text === "string"
       : input.kind === "result"
-      ? typeof input.tool === "string" && isObject(input.args)
+      ? typeof input.tool === "string" && (input.args === undefined || isObject(input.args))
       : input.kind === "ruling"
       ? typeof input.id === "string" && typeof input.approver === "string" && typeof input.tool === "string" &&
         isObject(input.args)

@@ -53,6 +53,11 @@ for (const [workers, store, flags] of RUNS) {
       assert.ok(low > 0 && low <= high && high <= result.load.p99Ms, JSON.stringify(result.load));
       assert.ok(result.load.cpuUsPerDecision > 0 && result.load.clientUsPerDecision >= 0);
       assert.equal(typeof result.load.frontUsPerDecision, workers === "0" ? "undefined" : "number");
+      // The ceiling: the machine's cores at the run's CPU per decision (server and load client).
+      const { cores, coresBusy, ceilingPerSecond, cpuUsPerDecision, clientUsPerDecision } = result.load;
+      assert.equal(cores, navigator.hardwareConcurrency);
+      assert.equal(ceilingPerSecond, Math.round((cores * 1e6) / (cpuUsPerDecision + clientUsPerDecision)));
+      assert.ok(coresBusy > 0 && coresBusy <= cores * 1.2, JSON.stringify(result.load));
       for (const part of ["recordingUs", "decisionUs", "storeUs", "auditHashUs", "hostUs", "jsonUs", "httpUs"]) {
         assert.equal(typeof result.splitUsPerStep[part], "number", part);
       }

@@ -117,7 +117,8 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
   const clientUsPerDecision = per(clientCpuUs);
   const frontUsPerDecision = workers ? per(frontUs) : undefined;
   const perCpuSecond = Math.round(1e6 / cpuUsPerDecision);
-  figures.load = { ...load, cpuUsPerDecision, perCpuSecond, clientUsPerDecision, frontUsPerDecision };
+  const cpu = cpuCeiling(processUs, load.seconds, cpuUsPerDecision + clientUsPerDecision);
+  figures.load = { ...load, cpuUsPerDecision, perCpuSecond, clientUsPerDecision, frontUsPerDecision, ...cpu };
   if (bare) {
     await say(
       `${
@@ -136,6 +137,11 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
           }`
           : ""
       }), load client ${clientUsPerDecision} us`,
+  );
+  await say(
+    `CPU: ${cpu.coresBusy} of ${cpu.cores} cores busy; at ${cpuUsPerDecision + clientUsPerDecision} us per decision ` +
+      `(server and load client) ${cpu.cores} cores serve at most ${cpu.ceilingPerSecond}/s, ` +
+      `${Math.round((load.perSecond / cpu.ceilingPerSecond) * 100)}% of it reached`,
   );
   const split = await withStore(where, (store) => splitStep(store, cpuUsPerDecision, chars));
   figures.splitUsPerStep = split;
@@ -180,6 +186,20 @@ async function runServeBench(input: CommandInput, io: Io): Promise<number> {
   }
   if (input.flag("json")) await io.stdout.write(`${JSON.stringify(figures)}\n`);
   return 0;
+}
+
+/**
+ * How busy the machine's cores were over a load (`processUs` of CPU in `seconds`), and the most decisions per second
+ * they could serve at `usPerDecision` of CPU each (server and load client): a run that reaches its ceiling is bound by
+ * CPU, and only less CPU per decision raises it; one far below waits on something else (a store's commits).
+ */
+function cpuCeiling(processUs: number, seconds: number, usPerDecision: number) {
+  const cores = navigator.hardwareConcurrency;
+  return {
+    cores,
+    coresBusy: Math.round(processUs / Math.max(1e-9, seconds) / 1e4) / 100,
+    ceilingPerSecond: Math.round((cores * 1e6) / Math.max(1, usPerDecision)),
+  };
 }
 
 function line(result: ServeLoadResult): string {

@@ -45,11 +45,18 @@ export class LineTransport implements Transport {
   readonly #streams: LineStreams;
   #writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  /** The input ended or the transport was closed. */
   #closed = false;
+  /** The transport was closed: nothing more is written. */
+  #stopped = false;
   readonly #done: Promise<void>;
   #markDone!: () => void;
   readonly #encoder = new TextEncoder();
-  /** Called once, when the input ends or the transport is closed. */
+  /**
+   * Called once, when the input ends or the transport is closed. The output
+   * stays open until {@linkcode LineTransport.close}: answers to what the
+   * other side sent before its input ended can still be written.
+   */
   onclose?: () => void;
   /** Called on a stream error. */
   onerror?: (error: Error) => void;
@@ -76,15 +83,16 @@ export class LineTransport implements Transport {
     return Promise.resolve();
   }
 
-  /** Write one message as one line. */
+  /** Write one message as one line (also after the input ended, until the transport is closed). */
   async send(message: JSONRPCMessage): Promise<void> {
-    if (!this.#writer || this.#closed) throw new Error("the stream is closed");
+    if (!this.#writer || this.#stopped) throw new Error("the stream is closed");
     await this.#writer.write(this.#encoder.encode(`${JSON.stringify(message)}\n`));
   }
 
   /** Stop reading, close the output, and call `onclose` (once). */
   async close(): Promise<void> {
-    if (this.#closed) return;
+    if (this.#stopped) return;
+    this.#stopped = true;
     this.#finish();
     await this.#reader?.cancel().catch(() => {});
     await this.#writer?.close().catch(() => {});

@@ -46,10 +46,10 @@ export class McpRelay {
   readonly #signals: ServerSignals;
   readonly #catalog = new ToolCatalog();
   readonly #own: OwnRequests;
-  /** Relayed calls in flight: the client's id (by type and value) to the id the server knows the call by. */
-  readonly #inFlight = new Map<string, string>();
-  /** Requests each side sent that pass through to the other, by id: only their responses pass back. */
-  readonly #passing: Record<Side, Set<string>> = { client: new Set(), server: new Set() };
+  /** Relayed calls in flight, by the client's id (by type and value). */
+  readonly #inFlight = new Map<string, RelayedCall>();
+  /** Requests each side sent that pass through to the other, by id (keyed by type and value): only their responses pass back. */
+  readonly #passing: Record<Side, Map<string, string | number>> = { client: new Map(), server: new Map() };
   /** Ids of the client's tools/list requests whose results pass through. */
   readonly #lists = new Set<string>();
   /** Ids of the client's resources/read and prompts/get requests, with their method: their results reach the model. */
@@ -63,6 +63,9 @@ export class McpRelay {
   #proposer: Promise<Proposer> | undefined;
   #canAsk = false;
   #closing = false;
+  /** The client's input ended: the relay closes once every request it sent is answered. */
+  #clientEnded = false;
+  #drain: ReturnType<typeof setTimeout> | undefined;
   readonly #closed: Promise<void>;
   #markClosed!: () => void;
 
@@ -92,8 +95,8 @@ export class McpRelay {
     server.onmessage = (message: JSONRPCMessage) => this.#fromServer(message as unknown as Message);
     (client as { onproblem?: (problem: LineProblem) => void }).onproblem = (p) => this.#problem("client", p);
     (server as { onproblem?: (problem: LineProblem) => void }).onproblem = (p) => this.#problem("server", p);
-    client.onclose = () => void this.close();
-    server.onclose = () => void this.close();
+    client.onclose = () => this.#clientGone();
+    server.onclose = () => this.#serverGone();
     client.onerror = (error: Error) => this.#log(`client stream: ${error.message}`);
     server.onerror = (error: Error) => this.#log(`server stream: ${error.message}`);
     await server.start();
@@ -104,9 +107,55 @@ export class McpRelay {
   async close(): Promise<void> {
     if (this.#closing) return await this.#closed;
     this.#closing = true;
+    clearTimeout(this.#drain);
     this.#own.failAll({ code: -32000, message: "connection closed" });
     await Promise.allSettled([this.#options.client.close(), this.#options.server.close()]);
     this.#markClosed();
+  }
+
+  /**
+   * The client's input ended: what it asked is still answered (its output
+   * stays open), what pab asked it fails, and the relay closes once nothing
+   * the client sent waits for an answer, or after {@linkcode DRAIN_MS}.
+   */
+  #clientGone(): void {
+    if (this.#closing || this.#clientEnded) return;
+    this.#clientEnded = true;
+    this.#own.fail("client", { code: -32000, message: "pab mcp: the client closed its input before answering" });
+    this.#drain = setTimeout(() => {
+      this.#answerPending(
+        "timeout",
+        `the client closed its input and the MCP server did not answer within ${DRAIN_MS / 1000} s`,
+      );
+      void this.close();
+    }, DRAIN_MS);
+    this.#closeWhenAnswered();
+  }
+
+  /** The server closed the connection (it exited or closed its output): every request waiting on it is answered. */
+  #serverGone(): void {
+    if (this.#closing) return;
+    this.#answerPending(
+      "server-closed",
+      "the MCP server closed the connection (it exited or closed its output) before answering; restart the session",
+    );
+    void this.close();
+  }
+
+  #closeWhenAnswered(): void {
+    if (this.#clientEnded && !this.#inFlight.size && !this.#passing.client.size) void this.close();
+  }
+
+  /** Answer every request of the client that waits for an answer with a coded error, before the relay closes. */
+  #answerPending(kind: string, why: string): void {
+    const error = { code: -32000, message: `pab mcp: ${why}`, data: { kind } };
+    for (const call of this.#inFlight.values()) void call.abandon(error);
+    for (const id of this.#passing.client.values()) void this.#send("client", { jsonrpc: "2.0", id, error });
+    if (this.#inFlight.size || this.#passing.client.size) {
+      this.#log(`${why}: answered ${this.#inFlight.size + this.#passing.client.size} waiting request(s) of the client`);
+    }
+    this.#inFlight.clear();
+    this.#passing.client.clear();
   }
 
   #fromClient(message: Message): void {
@@ -123,9 +172,12 @@ export class McpRelay {
     }
     if (message.method === "tools/call" && message.id !== undefined) {
       const call = new RelayedCall(this.#context(), message, this.#own.newId());
-      this.#inFlight.set(key(message.id), call.serverId);
+      this.#inFlight.set(key(message.id), call);
       call.run().catch((error) => this.#log(`tools/call failed: ${errorText(error)}`))
-        .finally(() => this.#inFlight.delete(key(message.id!)));
+        .finally(() => {
+          if (this.#inFlight.get(key(message.id!)) === call) this.#inFlight.delete(key(message.id!));
+          this.#closeWhenAnswered();
+        });
       return;
     }
     this.#pass("client", message);
@@ -147,14 +199,17 @@ export class McpRelay {
 
   /** Pass a request or notification from one side to the other, noting a request's id for its response. */
   #pass(from: Side, message: Message): void {
-    if (message.id !== undefined) this.#passing[from].add(key(message.id));
+    if (message.id !== undefined) this.#passing[from].set(key(message.id), message.id);
     void this.#send(from === "client" ? "server" : "client", message);
   }
 
   /** Pass a response back only to the side whose request it answers; any other is dropped (a forgery or a stray). */
   #passBack(from: Side, message: Message): void {
     const to: Side = from === "client" ? "server" : "client";
-    if (this.#passing[to].delete(key(message.id!))) return void this.#send(to, message);
+    if (this.#passing[to].delete(key(message.id!))) {
+      void this.#send(to, message);
+      return this.#closeWhenAnswered();
+    }
     this.#log(`dropped a response from the ${from} to no request the ${to} sent (id ${JSON.stringify(message.id)})`);
   }
 
@@ -163,7 +218,7 @@ export class McpRelay {
     const params = isRecord(message.params) ? message.params : {};
     const id = params.requestId;
     if (typeof id !== "string" && typeof id !== "number") return message;
-    const serverId = this.#inFlight.get(key(id));
+    const serverId = this.#inFlight.get(key(id))?.serverId;
     if (serverId === undefined) return message;
     this.#own.take("server", { jsonrpc: "2.0", id: serverId, error: { code: -32800, message: "Request cancelled" } });
     return { ...message, params: { ...params, requestId: serverId } };
@@ -176,10 +231,14 @@ export class McpRelay {
     let answered = `answered the ${from} with error ${problem.code}`;
     if (problem.id !== null && !problem.request) {
       // A response pab cannot read: whoever waits for it gets the error instead of waiting for ever.
-      if (!this.#own.take(from, { jsonrpc: "2.0", id: problem.id, error })) {
+      const message = `pab mcp: the ${from} answered with a line that is not a JSON-RPC message: ${problem.message}`;
+      const answer = { jsonrpc: "2.0", id: problem.id, error: { ...error, message } };
+      if (!this.#own.take(from, answer)) {
         if (from === "server") this.#lists.delete(key(problem.id));
+        if (from === "server") this.#reads.delete(key(problem.id));
         if (this.#passing[other].delete(key(problem.id))) {
-          void this.#send(other, { jsonrpc: "2.0", id: problem.id, error });
+          void this.#send(other, answer);
+          this.#closeWhenAnswered();
         }
       }
       answered = `answered the request it replied to with error ${problem.code}`;
@@ -271,11 +330,17 @@ export class McpRelay {
     return this.#proposer;
   }
 
-  /** Every tool the server lists, page by page (their definitions and annotations are noted as they pass). */
+  /**
+   * Every tool the server lists, page by page (their definitions and
+   * annotations are noted as they pass); a cursor seen before ends the
+   * listing, so a server that pages in a circle cannot hold a call for ever.
+   */
   async #serverTools(): Promise<string[]> {
     const tools: string[] = [];
+    const cursors = new Set<string>();
     let cursor: unknown;
     do {
+      if (typeof cursor === "string") cursors.add(cursor);
       const listed = this.#listed(
         await this.#request("server", "tools/list", cursor ? { cursor } : {}) as Message,
         false,
@@ -285,7 +350,11 @@ export class McpRelay {
         if (isRecord(tool) && typeof tool.name === "string") tools.push(tool.name);
       }
       cursor = result.nextCursor;
-    } while (typeof cursor === "string" && cursor && tools.length < 10_000);
+      if (typeof cursor === "string" && cursors.has(cursor)) {
+        this.#log(`the server's tools/list gave the cursor ${JSON.stringify(cursor)} again: the listing ends there`);
+        break;
+      }
+    } while (typeof cursor === "string" && cursor && tools.length < 10_000 && cursors.size < 1_000);
     return tools;
   }
 
@@ -293,6 +362,9 @@ export class McpRelay {
     this.#options.log?.(`pab mcp: ${line}`);
   }
 }
+
+/** How long a relay whose client closed its input waits for the server's answers (the MCP SDK's request timeout). */
+const DRAIN_MS = 60_000;
 
 function canElicit(params: unknown): boolean {
   const capabilities = isRecord(params) && isRecord(params.capabilities) ? params.capabilities : {};

@@ -63,11 +63,15 @@ export class OwnRequests {
     return true;
   }
 
+  /** Answer every request waiting on `side` with `error` (that side can no longer answer). */
+  fail(side: Side, error: { readonly code: number; readonly message: string }): void {
+    for (const [id, resolve] of this.#waiting[side]) resolve({ jsonrpc: "2.0", id, error });
+    this.#waiting[side].clear();
+  }
+
   /** Answer every waiting request with `error` (the relay is closing). */
   failAll(error: { readonly code: number; readonly message: string }): void {
-    for (const side of ["client", "server"] as const) {
-      for (const [id, resolve] of this.#waiting[side]) resolve({ jsonrpc: "2.0", id, error });
-      this.#waiting[side].clear();
-    }
+    this.fail("client", error);
+    this.fail("server", error);
   }
 }

@@ -67,6 +67,8 @@ export class RelayedCall {
   #claimed: readonly string[] | undefined;
   /** Whether this call already asked whether its values are the user's (one such question per call). */
   #askedClaim = false;
+  /** Whether the client has its answer (it gets exactly one). */
+  #answered = false;
 
   /** A call for `request`, relayed to the server as `serverId`. */
   constructor(context: CallContext, request: Message, serverId: string) {
@@ -229,8 +231,15 @@ export class RelayedCall {
     return this.#reply({ result });
   }
 
-  /** Answer the client, under its own id. */
+  /** Answer the client with `error` now, unless it has its answer (the relay is closing; see {@linkcode RelayedCall.run}). */
+  abandon(error: { readonly code: number; readonly message: string; readonly data?: unknown }): Promise<void> {
+    return this.#reply({ error });
+  }
+
+  /** Answer the client, under its own id, once. */
   #reply(response: Record<string, unknown>): Promise<void> {
+    if (this.#answered) return Promise.resolve();
+    this.#answered = true;
     return this.#context.send("client", { ...response, jsonrpc: "2.0", id: this.#request.id });
   }
 }

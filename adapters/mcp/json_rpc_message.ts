@@ -9,8 +9,9 @@
  */
 import { isRecord } from "../../core/mod.ts";
 
-/** The members a JSON-RPC message may have; any other top-level member is left out when the message is relayed. */
-const MEMBERS = ["jsonrpc", "id", "method", "params", "result", "error"] as const;
+/** The members a request or notification may have, and a response; any other is left out when the message is relayed. */
+const REQUEST_MEMBERS: readonly string[] = ["jsonrpc", "id", "method", "params"];
+const RESPONSE_MEMBERS: readonly string[] = ["jsonrpc", "id", "result", "error"];
 
 /** A request id as MCP takes it: a string, or an integer JavaScript holds exactly (the SDK's `RequestIdSchema`). */
 export function isRequestId(id: unknown): id is string | number {
@@ -83,9 +84,9 @@ function metaProblem(holder: unknown, where: string): string | undefined {
 }
 
 /**
- * The message with only its JSON-RPC members, as it is relayed: other
- * top-level members mean nothing to JSON-RPC, and an SDK peer rejects a
- * message that has them.
+ * The message (one {@linkcode messageProblem} passed) with only the
+ * JSON-RPC members of its kind, as it is relayed: other top-level members
+ * mean nothing to JSON-RPC, and an SDK peer rejects a message that has them.
  *
  * @example
  * ```ts
@@ -95,8 +96,9 @@ function metaProblem(holder: unknown, where: string): string | undefined {
  * ```
  */
 export function jsonRpcMembers(message: Record<string, unknown>): Record<string, unknown> {
-  if (Object.keys(message).every((name) => (MEMBERS as readonly string[]).includes(name))) return message;
+  const members = "method" in message ? REQUEST_MEMBERS : RESPONSE_MEMBERS;
+  if (Object.keys(message).every((name) => members.includes(name))) return message;
   const kept: Record<string, unknown> = {};
-  for (const name of MEMBERS) if (name in message) kept[name] = message[name];
+  for (const name of members) if (name in message) kept[name] = message[name];
   return kept;
 }

@@ -165,7 +165,11 @@ export class McpRelay {
       return;
     }
     if (message.method === "initialize") this.#canAsk = canElicit(message.params);
-    if (message.method === "notifications/cancelled") message = this.#cancelled(message);
+    if (message.method === "notifications/cancelled") {
+      const relayed = this.#cancelled(message);
+      if (!relayed) return;
+      message = relayed;
+    }
     if (message.method === "tools/list" && message.id !== undefined) this.#lists.add(key(message.id));
     if ((message.method === "resources/read" || message.method === "prompts/get") && message.id !== undefined) {
       this.#reads.set(key(message.id), message.method);
@@ -213,15 +217,27 @@ export class McpRelay {
     this.#log(`dropped a response from the ${from} to no request the ${to} sent (id ${JSON.stringify(message.id)})`);
   }
 
-  /** The client cancelled a request: a relayed call is cancelled at the server under the id the server knows. */
-  #cancelled(message: Message): Message {
+  /**
+   * The client cancelled a request. A relayed call stops where it is (a
+   * question to the user is withdrawn, a call not yet relayed never is); one
+   * the server runs is cancelled there under the id the server knows.
+   */
+  #cancelled(message: Message): Message | undefined {
     const params = isRecord(message.params) ? message.params : {};
     const id = params.requestId;
     if (typeof id !== "string" && typeof id !== "number") return message;
-    const serverId = this.#inFlight.get(key(id))?.serverId;
-    if (serverId === undefined) return message;
-    this.#own.take("server", { jsonrpc: "2.0", id: serverId, error: { code: -32800, message: "Request cancelled" } });
-    return { ...message, params: { ...params, requestId: serverId } };
+    const call = this.#inFlight.get(key(id));
+    if (call === undefined) return message;
+    call.cancel();
+    const atServer = this.#own.take("server", {
+      jsonrpc: "2.0",
+      id: call.serverId,
+      error: { code: -32800, message: "Request cancelled" },
+    });
+    this.#log(
+      `the client cancelled tools/call ${JSON.stringify(id)}: ${atServer ? "cancelled at the server" : "not relayed"}`,
+    );
+    return atServer ? { ...message, params: { ...params, requestId: call.serverId } } : undefined;
   }
 
   /** A line that is not a message: answer the side that sent it (or the side waiting for it), and say so once. */
@@ -276,6 +292,11 @@ export class McpRelay {
       canAsk: () => this.#canAsk,
       proposer: () => this.#proposerWithInputs(),
       request: (to, method, params, id) => this.#request(to, method, params, id),
+      newId: () => this.#own.newId(),
+      cancel: (to, id) => {
+        void this.#send(to, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id } });
+        this.#own.take(to, { jsonrpc: "2.0", id, error: { code: -32800, message: "Request cancelled" } });
+      },
       send: (to, message) => this.#send(to, message),
       log: (line) => this.#log(line),
     };

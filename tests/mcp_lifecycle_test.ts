@@ -202,3 +202,18 @@ Deno.test("pab mcp answers a result the MCP SDK would drop with -32600, and a to
   const { log } = await circle.ended();
   assert.match(log, /gave the cursor "again" again: the listing ends there/);
 });
+
+Deno.test("pab mcp refuses a request under an id the client still waits on, and answers the first one", async () => {
+  const s = await session("slow");
+  await s.call(5, "first");
+  await s.request(5, "ping");
+  await s.call(5, "third");
+  const { code } = await s.ended();
+  assert.equal(code, 0);
+  const answers = s.answers.filter((m) => m.id === 5);
+  assert.equal(answers.length, 3);
+  assert.deepEqual(answers.find((m) => "result" in m)?.result, { content: [{ type: "text", text: "echo:first" }] });
+  const refused = answers.filter((m) => errorOf(m)?.code === -32600);
+  assert.equal(refused.length, 2);
+  assert.match(errorOf(refused[0])!.message, /^pab mcp: the id 5 is already used by a request of the client/);
+});

@@ -14,7 +14,8 @@ import { OwnRequests, type Response, type Side } from "./own_requests.ts";
 import { type CallContext, RelayedCall } from "./relayed_call.ts";
 import type { McpRelayOptions, Proposer } from "./relay_options.ts";
 import { ServerSignals } from "./server_signals.ts";
-import { ToolCatalog } from "./tool_catalog.ts";
+import { listAllTools, ToolCatalog } from "./tool_catalog.ts";
+import { key, WaitingRequests } from "./waiting_requests.ts";
 
 type Message = Record<string, unknown> & { id?: string | number; method?: string; params?: unknown };
 
@@ -46,10 +47,8 @@ export class McpRelay {
   readonly #signals: ServerSignals;
   readonly #catalog = new ToolCatalog();
   readonly #own: OwnRequests;
-  /** Relayed calls in flight, by the client's id (by type and value). */
-  readonly #inFlight = new Map<string, RelayedCall>();
   /** Requests each side sent that pass through to the other, by id (keyed by type and value): only their responses pass back. */
-  readonly #passing: Record<Side, Map<string, string | number>> = { client: new Map(), server: new Map() };
+  readonly #waiting = new WaitingRequests();
   /** Ids of the client's tools/list requests whose results pass through. */
   readonly #lists = new Set<string>();
   /** Ids of the client's resources/read and prompts/get requests, with their method: their results reach the model. */
@@ -143,19 +142,14 @@ export class McpRelay {
   }
 
   #closeWhenAnswered(): void {
-    if (this.#clientEnded && !this.#inFlight.size && !this.#passing.client.size) void this.close();
+    if (this.#clientEnded && !this.#waiting.clientWaits) void this.close();
   }
 
   /** Answer every request of the client that waits for an answer with a coded error, before the relay closes. */
   #answerPending(kind: string, why: string): void {
     const error = { code: -32000, message: `pab mcp: ${why}`, data: { kind } };
-    for (const call of this.#inFlight.values()) void call.abandon(error);
-    for (const id of this.#passing.client.values()) void this.#send("client", { jsonrpc: "2.0", id, error });
-    if (this.#inFlight.size || this.#passing.client.size) {
-      this.#log(`${why}: answered ${this.#inFlight.size + this.#passing.client.size} waiting request(s) of the client`);
-    }
-    this.#inFlight.clear();
-    this.#passing.client.clear();
+    const count = this.#waiting.abandonClient(error, (id) => void this.#send("client", { jsonrpc: "2.0", id, error }));
+    if (count) this.#log(`${why}: answered ${count} waiting request(s) of the client`);
   }
 
   #fromClient(message: Message): void {
@@ -164,6 +158,7 @@ export class McpRelay {
       if (!this.#own.take("client", message)) this.#passBack("client", message);
       return;
     }
+    if (this.#duplicate("client", message)) return;
     if (message.method === "initialize") this.#canAsk = canElicit(message.params);
     if (message.method === "notifications/cancelled") {
       const relayed = this.#cancelled(message);
@@ -176,10 +171,10 @@ export class McpRelay {
     }
     if (message.method === "tools/call" && message.id !== undefined) {
       const call = new RelayedCall(this.#context(), message, this.#own.newId());
-      this.#inFlight.set(key(message.id), call);
+      this.#waiting.addCall(message.id, call);
       call.run().catch((error) => this.#log(`tools/call failed: ${errorText(error)}`))
         .finally(() => {
-          if (this.#inFlight.get(key(message.id!)) === call) this.#inFlight.delete(key(message.id!));
+          this.#waiting.endCall(message.id!, call);
           this.#closeWhenAnswered();
         });
       return;
@@ -197,20 +192,42 @@ export class McpRelay {
       if (read && isRecord(message.result)) this.#inputs.push({ tool: read, output: message.result });
       return this.#passBack("server", message);
     }
+    if (this.#duplicate("server", message)) return;
     if (message.method === "notifications/tools/list_changed") this.#catalog.markStale();
     this.#pass("server", message);
   }
 
+  /**
+   * A request under an id the same side still waits on: its answer could not
+   * be told from the other's, so it is refused with `-32600`, and the first
+   * request keeps its answer.
+   */
+  #duplicate(from: Side, message: Message): boolean {
+    if (message.id === undefined) return false;
+    if (!this.#waiting.has(from, message.id)) return false;
+    const why = `the id ${
+      JSON.stringify(message.id)
+    } is already used by a request of the ${from} that waits for its answer`;
+    const error = {
+      code: -32600,
+      message: `pab mcp: ${why} (use a new id for each request)`,
+      data: { kind: "invalid" },
+    };
+    void this.#send(from, { jsonrpc: "2.0", id: message.id, error });
+    this.#log(`${why}: answered the ${from} with error -32600`);
+    return true;
+  }
+
   /** Pass a request or notification from one side to the other, noting a request's id for its response. */
   #pass(from: Side, message: Message): void {
-    if (message.id !== undefined) this.#passing[from].set(key(message.id), message.id);
+    if (message.id !== undefined) this.#waiting.pass(from, message.id);
     void this.#send(from === "client" ? "server" : "client", message);
   }
 
   /** Pass a response back only to the side whose request it answers; any other is dropped (a forgery or a stray). */
   #passBack(from: Side, message: Message): void {
     const to: Side = from === "client" ? "server" : "client";
-    if (this.#passing[to].delete(key(message.id!))) {
+    if (this.#waiting.answered(to, message.id!)) {
       void this.#send(to, message);
       return this.#closeWhenAnswered();
     }
@@ -226,7 +243,7 @@ export class McpRelay {
     const params = isRecord(message.params) ? message.params : {};
     const id = params.requestId;
     if (typeof id !== "string" && typeof id !== "number") return message;
-    const call = this.#inFlight.get(key(id));
+    const call = this.#waiting.call(id);
     if (call === undefined) return message;
     call.cancel();
     const atServer = this.#own.take("server", {
@@ -252,7 +269,7 @@ export class McpRelay {
       if (!this.#own.take(from, answer)) {
         if (from === "server") this.#lists.delete(key(problem.id));
         if (from === "server") this.#reads.delete(key(problem.id));
-        if (this.#passing[other].delete(key(problem.id))) {
+        if (this.#waiting.answered(other, problem.id)) {
           void this.#send(other, answer);
           this.#closeWhenAnswered();
         }
@@ -351,32 +368,15 @@ export class McpRelay {
     return this.#proposer;
   }
 
-  /**
-   * Every tool the server lists, page by page (their definitions and
-   * annotations are noted as they pass); a cursor seen before ends the
-   * listing, so a server that pages in a circle cannot hold a call for ever.
-   */
-  async #serverTools(): Promise<string[]> {
-    const tools: string[] = [];
-    const cursors = new Set<string>();
-    let cursor: unknown;
-    do {
-      if (typeof cursor === "string") cursors.add(cursor);
+  /** Every tool the server lists, page by page (their definitions and annotations are noted as they pass). */
+  #serverTools(): Promise<string[]> {
+    return listAllTools(async (cursor) => {
       const listed = this.#listed(
         await this.#request("server", "tools/list", cursor ? { cursor } : {}) as Message,
         false,
       );
-      const result = isRecord(listed.result) ? listed.result : {};
-      for (const tool of Array.isArray(result.tools) ? result.tools : []) {
-        if (isRecord(tool) && typeof tool.name === "string") tools.push(tool.name);
-      }
-      cursor = result.nextCursor;
-      if (typeof cursor === "string" && cursors.has(cursor)) {
-        this.#log(`the server's tools/list gave the cursor ${JSON.stringify(cursor)} again: the listing ends there`);
-        break;
-      }
-    } while (typeof cursor === "string" && cursor && tools.length < 10_000 && cursors.size < 1_000);
-    return tools;
+      return isRecord(listed.result) ? listed.result : {};
+    }, (line) => this.#log(line));
   }
 
   #log(line: string): void {
@@ -395,8 +395,4 @@ function canElicit(params: unknown): boolean {
 
 function isResponse(message: Message): boolean {
   return message.method === undefined && message.id !== undefined && ("result" in message || "error" in message);
-}
-
-function key(id: string | number): string {
-  return `${typeof id}:${id}`;
 }

@@ -51,6 +51,8 @@ for await (const chunk of Deno.stdin.readable.pipeThrough(new TextDecoderStream(
       if (cue === "array") { send({ jsonrpc: "2.0", id: m.id, result: ["not", "an", "object"] }); continue; }
       const text = "echo:" + m.params.arguments.text;
       setTimeout(() => answer({ content: [{ type: "text", text }] }), cue === "slow" ? 300 : 0);
+    } else if (m.method === "hang") {
+      // never answered
     } else if (m.id !== undefined) {
       answer({});
     }
@@ -216,4 +218,16 @@ Deno.test("pab mcp refuses a request under an id the client still waits on, and 
   const refused = answers.filter((m) => errorOf(m)?.code === -32600);
   assert.equal(refused.length, 2);
   assert.match(errorOf(refused[0])!.message, /^pab mcp: the id 5 is already used by a request of the client/);
+});
+
+Deno.test("pab mcp waits for no answer to a request the client cancelled before closing its input", async () => {
+  const s = await session("plain");
+  await s.request(1, "hang");
+  await s.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } })}\n`);
+  await s.request(2, "ping");
+  const started = Date.now();
+  const { code } = await s.ended();
+  assert.equal(code, 0);
+  assert.ok(Date.now() - started < 10_000, "pab waited for the cancelled request");
+  assert.deepEqual(s.answers.map((m) => m.id).sort(), [0, 2]);
 });

@@ -15,7 +15,7 @@ import { type CallContext, RelayedCall } from "./relayed_call.ts";
 import type { McpRelayOptions, Proposer } from "./relay_options.ts";
 import { ServerSignals } from "./server_signals.ts";
 import { listAllTools, ToolCatalog } from "./tool_catalog.ts";
-import { key, WaitingRequests } from "./waiting_requests.ts";
+import { cancelledId, key, WaitingRequests } from "./waiting_requests.ts";
 
 type Message = Record<string, unknown> & { id?: string | number; method?: string; params?: unknown };
 
@@ -194,6 +194,7 @@ export class McpRelay {
     }
     if (this.#duplicate("server", message)) return;
     if (message.method === "notifications/tools/list_changed") this.#catalog.markStale();
+    if (message.method === "notifications/cancelled") this.#waiting.withdraw("server", cancelledId(message.params));
     this.#pass("server", message);
   }
 
@@ -240,10 +241,11 @@ export class McpRelay {
    * the server runs is cancelled there under the id the server knows.
    */
   #cancelled(message: Message): Message | undefined {
-    const params = isRecord(message.params) ? message.params : {};
-    const id = params.requestId;
-    if (typeof id !== "string" && typeof id !== "number") return message;
-    const call = this.#waiting.call(id);
+    const id = cancelledId(message.params);
+    if (id === undefined) return message;
+    // The client waits no more: an answer that comes anyway is dropped, and a client that ended need not wait for it.
+    const call = this.#waiting.withdraw("client", id);
+    this.#closeWhenAnswered();
     if (call === undefined) return message;
     call.cancel();
     const atServer = this.#own.take("server", {
@@ -254,7 +256,7 @@ export class McpRelay {
     this.#log(
       `the client cancelled tools/call ${JSON.stringify(id)}: ${atServer ? "cancelled at the server" : "not relayed"}`,
     );
-    return atServer ? { ...message, params: { ...params, requestId: call.serverId } } : undefined;
+    return atServer ? { ...message, params: { ...message.params as object, requestId: call.serverId } } : undefined;
   }
 
   /** A line that is not a message: answer the side that sent it (or the side waiting for it), and say so once. */

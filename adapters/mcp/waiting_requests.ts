@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { isRecord } from "../../core/mod.ts";
 import type { Side } from "./own_requests.ts";
 
 /** A request id on the wire. */
@@ -71,14 +72,19 @@ export class WaitingRequests {
     this.#calls.set(key(id), call);
   }
 
-  /** The tool call of the client under `id`, while it runs. */
-  call(id: RequestId): OwnCall | undefined {
-    return this.#calls.get(key(id));
-  }
-
   /** The call under `id` has its answer. */
   endCall(id: RequestId, call: OwnCall): void {
     if (this.#calls.get(key(id)) === call) this.#calls.delete(key(id));
+  }
+
+  /** `side` cancelled its request `id`: it waits no more; a tool call of the client is returned to be stopped. */
+  withdraw(side: Side, id: RequestId | undefined): OwnCall | undefined {
+    if (id === undefined) return undefined;
+    this.#passing[side].delete(key(id));
+    if (side === "server") return undefined;
+    const call = this.#calls.get(key(id));
+    this.#calls.delete(key(id));
+    return call;
   }
 
   /** How many requests of the client wait for an answer. */
@@ -95,6 +101,12 @@ export class WaitingRequests {
     this.#passing.client.clear();
     return count;
   }
+}
+
+/** The request a `notifications/cancelled` names (its `params.requestId`), if it names one. */
+export function cancelledId(params: unknown): RequestId | undefined {
+  const id = isRecord(params) ? params.requestId : undefined;
+  return typeof id === "string" || typeof id === "number" ? id : undefined;
 }
 
 /** A request id as a map key: its type and value. */

@@ -49,6 +49,13 @@ for await (const chunk of Deno.stdin.readable.pipeThrough(new TextDecoderStream(
         Deno.exit(0);
       }
       if (cue === "array") { send({ jsonrpc: "2.0", id: m.id, result: ["not", "an", "object"] }); continue; }
+      if (cue === "bloat") {
+        // 2,000 bytes that are not UTF-8: read as U+FFFD, three bytes each, when pab writes the answer on.
+        const head = new TextEncoder().encode('{"jsonrpc":"2.0","id":' + JSON.stringify(m.id) + ',"result":{"content":[{"type":"text","text":"');
+        const tail = new TextEncoder().encode('"}]}}\\n');
+        Deno.stdout.writeSync(new Uint8Array([...head, ...new Uint8Array(2000).fill(0xff), ...tail]));
+        continue;
+      }
       const text = "echo:" + m.params.arguments.text;
       setTimeout(() => answer({ content: [{ type: "text", text }] }), cue === "slow" ? 300 : 0);
     } else if (m.method === "hang") {
@@ -72,7 +79,7 @@ done
 `;
 
 /** `pab mcp` in front of the scripted server: write lines, close the input, read every answer until pab exits. */
-async function session(cue: string) {
+async function session(cue: string, options: readonly string[] = []) {
   await Deno.mkdir("/tmp/pab", { recursive: true });
   const dir = await Deno.makeTempDir({ dir: "/tmp/pab" });
   await Deno.writeTextFile(`${dir}/p.yaml`, POLICY);
@@ -82,7 +89,7 @@ async function session(cue: string) {
     ? ["sh", `${dir}/server.sh`]
     : [DENO, "run", `--allow-write=${dir}`, `${dir}/server.js`, cue, `${dir}/pid`];
   const child = new Deno.Command(DENO, {
-    args: [...PAB, "mcp", "--policy", `${dir}/p.yaml`, "--", ...server],
+    args: [...PAB, "mcp", "--policy", `${dir}/p.yaml`, ...options, "--", ...server],
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
@@ -99,7 +106,8 @@ async function session(cue: string) {
     }
   })();
   const stderr = new Response(child.stderr).text();
-  const write = (text: string) => writer.write(new TextEncoder().encode(text)).catch(() => {});
+  const write = (text: string | Uint8Array) =>
+    writer.write(typeof text === "string" ? new TextEncoder().encode(text) : text).catch(() => {});
   const request = (id: number, method: string, params: unknown = {}) =>
     write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
   const call = (id: number, text: string) => request(id, "tools/call", { name: "echo", arguments: { text } });
@@ -230,4 +238,25 @@ Deno.test("pab mcp waits for no answer to a request the client cancelled before 
   assert.equal(code, 0);
   assert.ok(Date.now() - started < 10_000, "pab waited for the cancelled request");
   assert.deepEqual(s.answers.map((m) => m.id).sort(), [0, 2]);
+});
+
+Deno.test("pab mcp never writes a line over the limit: what grows as it is written on is answered with -32600", async () => {
+  const s = await session("bloat", ["--max-message-bytes", "4096"]);
+  // Exactly at the limit as read: with its newline, one byte over as written (an SDK peer would drop it unanswered).
+  const base = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "" } });
+  await s.write(`${base.replace('"pad":""', `"pad":"${"x".repeat(4096 - base.length)}"`)}\n`);
+  // 1,500 bytes that are not UTF-8 as read; three times as many as written.
+  const head = new TextEncoder().encode('{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":"');
+  await s.write(new Uint8Array([...head, ...new Uint8Array(1500).fill(0xff), ...new TextEncoder().encode('"}}\n')]));
+  // The server's answer grows the same way on its way to the client.
+  await s.call(3, "hi");
+  await s.request(4, "ping");
+  for (const id of [1, 2, 3]) {
+    const error = errorOf(await s.answer(id));
+    assert.equal(error?.code, -32600, `id ${id}`);
+    assert.match(error!.message, /bytes as written, over the limit of 4096 bytes/);
+  }
+  assert.deepEqual((await s.answer(4)).result, {});
+  const { code } = await s.ended();
+  assert.equal(code, 0);
 });

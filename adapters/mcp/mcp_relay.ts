@@ -13,6 +13,7 @@ import type { LineProblem } from "./json_rpc_lines.ts";
 import { OwnRequests, type Response, type Side } from "./own_requests.ts";
 import { type CallContext, RelayedCall } from "./relayed_call.ts";
 import type { McpRelayOptions, Proposer } from "./relay_options.ts";
+import { answerProblem, answerUndelivered, type FaultContext } from "./relay_faults.ts";
 import { ServerSignals } from "./server_signals.ts";
 import { listAllTools, ToolCatalog } from "./tool_catalog.ts";
 import { cancelledId, key, WaitingRequests } from "./waiting_requests.ts";
@@ -92,8 +93,9 @@ export class McpRelay {
     const { client, server } = this.#options;
     client.onmessage = (message: JSONRPCMessage) => this.#fromClient(message as unknown as Message);
     server.onmessage = (message: JSONRPCMessage) => this.#fromServer(message as unknown as Message);
-    (client as { onproblem?: (problem: LineProblem) => void }).onproblem = (p) => this.#problem("client", p);
-    (server as { onproblem?: (problem: LineProblem) => void }).onproblem = (p) => this.#problem("server", p);
+    const faults = this.#faults();
+    (client as { onproblem?: (problem: LineProblem) => void }).onproblem = (p) => answerProblem(faults, "client", p);
+    (server as { onproblem?: (problem: LineProblem) => void }).onproblem = (p) => answerProblem(faults, "server", p);
     client.onclose = () => this.#clientGone();
     server.onclose = () => this.#serverGone();
     client.onerror = (error: Error) => this.#log(`client stream: ${error.message}`);
@@ -259,32 +261,6 @@ export class McpRelay {
     return atServer ? { ...message, params: { ...message.params as object, requestId: call.serverId } } : undefined;
   }
 
-  /** A line that is not a message: answer the side that sent it (or the side waiting for it), and say so once. */
-  #problem(from: Side, problem: LineProblem): void {
-    const error = { code: problem.code, message: `pab mcp: ${problem.message}`, data: { kind: problem.kind } };
-    const other: Side = from === "client" ? "server" : "client";
-    let answered = `answered the ${from} with error ${problem.code}`;
-    if (problem.id !== null && !problem.request) {
-      // A response pab cannot read: whoever waits for it gets the error instead of waiting for ever.
-      const message = `pab mcp: the ${from} answered with a line that is not a JSON-RPC message: ${problem.message}`;
-      const answer = { jsonrpc: "2.0", id: problem.id, error: { ...error, message } };
-      if (!this.#own.take(from, answer)) {
-        if (from === "server") this.#lists.delete(key(problem.id));
-        if (from === "server") this.#reads.delete(key(problem.id));
-        if (this.#waiting.answered(other, problem.id)) {
-          void this.#send(other, answer);
-          this.#closeWhenAnswered();
-        }
-      }
-      answered = `answered the request it replied to with error ${problem.code}`;
-    } else {
-      void this.#send(from, { jsonrpc: "2.0", id: problem.id, error } as Message);
-    }
-    this.#log(
-      `the ${from} sent a line that is not a JSON-RPC message (${problem.bytes} bytes): ${problem.message}; ${answered}`,
-    );
-  }
-
   /** A `tools/list` result: note each tool's definition and annotations, and leave hidden tools out. */
   #listed(message: Message, shown: boolean): Message {
     const result = message.result;
@@ -353,8 +329,23 @@ export class McpRelay {
     try {
       await transport.send(message as unknown as JSONRPCMessage);
     } catch (error) {
-      this.#log(`cannot send to the ${to}: ${errorText(error)}`);
+      answerUndelivered(this.#faults(), to, message, error);
     }
+  }
+
+  /** What answering a fault needs from the relay. */
+  #faults(): FaultContext {
+    return {
+      own: this.#own,
+      waiting: this.#waiting,
+      send: (to, message) => this.#send(to, message),
+      log: (line) => this.#log(line),
+      forget: (id) => {
+        this.#lists.delete(key(id));
+        this.#reads.delete(key(id));
+      },
+      closeWhenAnswered: () => this.#closeWhenAnswered(),
+    };
   }
 
   /** What proposes calls: the guard in memory, or what `options.proposer` makes; the user's request first. */

@@ -120,3 +120,27 @@ Deno.test("readLine() reads a line cut anywhere as a problem that names its own 
     { numRuns: 2000 },
   );
 });
+
+Deno.test("readLine() refuses a message whose numbers JSON.parse made infinite, and relays every finite one as read", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom("1e400", "-2E+999")), {
+        maxLength: 4,
+      }),
+      fc.nat({ max: 3 }),
+      (numbers, depth) => {
+        const list = `[${numbers.map((n) => typeof n === "string" ? n : JSON.stringify(n)).join(",")}]`;
+        const nested = "[".repeat(depth) + list + "]".repeat(depth);
+        const text = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"n":${nested}}}}`;
+        const read = readLine(text);
+        const infinite = numbers.some((n) => typeof n === "string");
+        if (infinite) {
+          assert.ok("problem" in read && read.problem.code === -32600 && read.problem.id === 1);
+        } else {
+          assert.ok("message" in read);
+          assert.deepEqual(JSON.parse(JSON.stringify(read.message)), read.message);
+        }
+      },
+    ),
+  );
+});

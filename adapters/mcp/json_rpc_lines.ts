@@ -10,7 +10,7 @@
  */
 import { errorText, isRecord } from "../../core/mod.ts";
 import { parseJson } from "../json/mod.ts";
-import { echoableId, jsonRpcMembers, messageProblem } from "./json_rpc_message.ts";
+import { echoableId, holdsInfinity, jsonRpcMembers, messageProblem } from "./json_rpc_message.ts";
 
 /** The most bytes one message may have unless the caller says otherwise: the MCP SDK's stdio limit (10 MiB). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -168,7 +168,8 @@ export function readLine(text: string, bytes = text.length): LineRead {
     return problem(-32600, "invalid", `the line is ${what}, not one JSON-RPC message`, null, false, bytes);
   }
   const id = echoableId(value.id);
-  const wrong = messageProblem(value);
+  const wrong = messageProblem(value) ??
+    (holdsInfinity(text, value) ? "it holds a number too large for JSON (it would be written on as null)" : undefined);
   if (wrong) return problem(-32600, "invalid", wrong, id, id !== null && "method" in value, bytes);
   return { message: jsonRpcMembers(value) };
 }

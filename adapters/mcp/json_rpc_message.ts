@@ -102,3 +102,38 @@ export function jsonRpcMembers(message: Record<string, unknown>): Record<string,
   for (const name of members) if (name in message) kept[name] = message[name];
   return kept;
 }
+
+/**
+ * Text that may hold a number past a 64-bit float (an exponent of three
+ * digits, or a run of 309 digits): worth a look. Linear in the text: a run of
+ * digits is tried only from its start.
+ */
+const HUGE_NUMBER = /[eE]\+?\d{3}|(?:^|\D)\d{309}/;
+
+/**
+ * Whether a value parsed from `text` holds a number JSON.parse made infinite
+ * (`1e400`): written on, it would be `null`, another value than the one pab
+ * decided on. The value is walked (iteratively, any depth) only when the text
+ * may hold one.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { holdsInfinity } from "./json_rpc_message.ts";
+ * assert.equal(holdsInfinity('{"a":[1e400]}', { a: [Infinity] }), true);
+ * assert.equal(holdsInfinity('{"a":"1e400"}', { a: "1e400" }), false);
+ * ```
+ */
+export function holdsInfinity(text: string, value: unknown): boolean {
+  if (typeof value === "number") return !Number.isFinite(value);
+  if (!HUGE_NUMBER.test(text) || typeof value !== "object" || value === null) return false;
+  const stack: object[] = [value];
+  while (stack.length) {
+    const next = stack.pop()!;
+    for (const item of Array.isArray(next) ? next : Object.values(next)) {
+      if (typeof item === "number" && !Number.isFinite(item)) return true;
+      if (typeof item === "object" && item !== null) stack.push(item);
+    }
+  }
+  return false;
+}

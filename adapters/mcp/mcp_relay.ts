@@ -200,11 +200,7 @@ export class McpRelay {
     this.#pass("server", message);
   }
 
-  /**
-   * A request under an id the same side still waits on: its answer could not
-   * be told from the other's, so it is refused with `-32600`, and the first
-   * request keeps its answer.
-   */
+  /** A request under an id its side still waits on (the answers could not be told apart): refused with `-32600`. */
   #duplicate(from: Side, message: Message): boolean {
     if (message.id === undefined) return false;
     if (!this.#waiting.has(from, message.id)) return false;
@@ -361,13 +357,24 @@ export class McpRelay {
     return this.#proposer;
   }
 
-  /** Every tool the server lists, page by page (their definitions and annotations are noted as they pass). */
+  /**
+   * Every tool the server lists, page by page (their definitions and
+   * annotations are noted as they pass); a page the server leaves unanswered
+   * for `listTimeoutMs` ends the listing.
+   */
   #serverTools(): Promise<string[]> {
+    const ms = this.#options.listTimeoutMs ?? DRAIN_MS;
+    const late = { code: -32001, message: `pab mcp: the server did not answer tools/list within ${ms / 1000} s` };
     return listAllTools(async (cursor) => {
-      const listed = this.#listed(
-        await this.#request("server", "tools/list", cursor ? { cursor } : {}) as Message,
-        false,
-      );
+      const opened = this.#own.open("server", undefined, { ms, error: late });
+      void this.#send("server", {
+        jsonrpc: "2.0",
+        id: opened.id,
+        method: "tools/list",
+        params: cursor ? { cursor } : {},
+      });
+      const listed = this.#listed(await opened.response as Message, false);
+      if (listed.error === late) this.#log(late.message.slice("pab mcp: ".length));
       return isRecord(listed.result) ? listed.result : {};
     }, (line) => this.#log(line));
   }

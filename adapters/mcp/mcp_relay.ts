@@ -117,7 +117,7 @@ export class McpRelay {
   /**
    * The client's input ended: what it asked is still answered (its output
    * stays open), what pab asked it fails, and the relay closes once nothing
-   * the client sent waits for an answer, or after {@linkcode DRAIN_MS}.
+   * the client sent waits for an answer, or after {@linkcode REQUEST_TIMEOUT_MS}.
    */
   #clientGone(): void {
     if (this.#closing || this.#clientEnded) return;
@@ -126,10 +126,10 @@ export class McpRelay {
     this.#drain = setTimeout(() => {
       this.#answerPending(
         "timeout",
-        `the client closed its input and the MCP server did not answer within ${DRAIN_MS / 1000} s`,
+        `the client closed its input and the MCP server did not answer within ${REQUEST_TIMEOUT_MS / 1000} s`,
       );
       void this.close();
-    }, DRAIN_MS);
+    }, REQUEST_TIMEOUT_MS);
     this.#closeWhenAnswered();
   }
 
@@ -363,7 +363,7 @@ export class McpRelay {
    * for `listTimeoutMs` ends the listing.
    */
   #serverTools(): Promise<string[]> {
-    const ms = this.#options.listTimeoutMs ?? DRAIN_MS;
+    const ms = this.#options.listTimeoutMs ?? REQUEST_TIMEOUT_MS;
     const late = { code: -32001, message: `pab mcp: the server did not answer tools/list within ${ms / 1000} s` };
     return listAllTools(async (cursor) => {
       const opened = this.#own.open("server", undefined, { ms, error: late });
@@ -384,8 +384,8 @@ export class McpRelay {
   }
 }
 
-/** How long a relay whose client closed its input waits for the server's answers (the MCP SDK's request timeout). */
-const DRAIN_MS = 60_000;
+/** The MCP SDK's request timeout: how long a relay whose client closed its input, or pab's own tools/list, waits. */
+const REQUEST_TIMEOUT_MS = 60_000;
 
 function canElicit(params: unknown): boolean {
   const capabilities = isRecord(params) && isRecord(params.capabilities) ? params.capabilities : {};

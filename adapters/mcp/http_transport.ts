@@ -132,10 +132,13 @@ export class HttpServerTransport implements Transport {
   /** Fetch, with each message of the answer held to the size limit. */
   async #fetch(input: string | URL, init?: RequestInit): Promise<Response> {
     const response = await fetch(input, init);
-    if (!response.body || response.status < 200 || response.status > 299 || [204, 205].includes(response.status)) {
+    const ids = requestIds(init?.body);
+    if (response.status < 200 || response.status > 299) return response;
+    if (!response.body || [202, 204, 205].includes(response.status)) {
+      // Taken without an answer: a request needs a JSON or event-stream answer (the Streamable HTTP spec).
+      if (ids.length) this.#unanswered(ids);
       return response;
     }
-    const ids = requestIds(init?.body);
     const eventStream = /^text\/event-stream\b/i.test(response.headers.get("content-type") ?? "");
     const body = response.body.pipeThrough(limitMessages(this.#maxMessageBytes, eventStream, () => {
       for (const id of ids) {

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { type LineRead, LineSplitter, readLine } from "../adapters/mcp/json_rpc_lines.ts";
+import { LineTransport, MessageTooLargeError } from "../adapters/mcp/line_transport.ts";
 
 const message = fc.oneof(
   fc.record({ jsonrpc: fc.constant("2.0"), id: fc.oneof(fc.nat(), fc.string()), method: fc.string({ minLength: 1 }) }),
@@ -90,6 +91,32 @@ Deno.test("LineSplitter reports a line over the limit once, with its top-level i
         assert.equal(first.problem.request, true);
         assert.equal(first.problem.bytes, new TextEncoder().encode(big).length);
         assert.deepEqual(second, { message: { jsonrpc: "2.0", method: "ok" } });
+      },
+    ),
+  );
+});
+
+Deno.test("LineTransport.send() writes a line only when it fits the limit with its newline, and refuses it whole otherwise", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.string({ unit: "grapheme", maxLength: 40 }),
+      fc.integer({ min: 30, max: 200 }),
+      async (text, max) => {
+        const written: Uint8Array[] = [];
+        const transport = new LineTransport({
+          readable: new ReadableStream(),
+          writable: new WritableStream({ write: (chunk) => void written.push(chunk) }),
+          maxMessageBytes: max,
+        });
+        await transport.start();
+        const message = { jsonrpc: "2.0" as const, method: "notifications/message", params: { text } };
+        const line = new TextEncoder().encode(`${JSON.stringify(message)}\n`);
+        const sent = await transport.send(message).then(() => true, (error) => {
+          assert.ok(error instanceof MessageTooLargeError);
+          return false;
+        });
+        assert.equal(sent, line.length <= max);
+        assert.deepEqual(written, sent ? [line] : []);
       },
     ),
   );

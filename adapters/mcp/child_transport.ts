@@ -2,7 +2,10 @@
  * An MCP client transport over a child process's stdin and stdout, started
  * with `Deno.Command`: the child inherits this process's environment (no
  * `--allow-env` needed, unlike the SDK's stdio transport, which reads it) and
- * writes its stderr straight to ours.
+ * writes its stderr straight to ours. The session ends when the child's
+ * output ends (everything it wrote before it exited is read first) or when it
+ * exited and its output stayed open for another second (a program it started
+ * holds it).
  *
  * @module
  */
@@ -10,6 +13,11 @@ import type { Transport } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/tran
 import type { JSONRPCMessage } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 import type { LineProblem } from "./json_rpc_lines.ts";
 import { LineTransport } from "./line_transport.ts";
+
+/** How long the output of a child that exited is still read, for what it wrote last. */
+const EXITED_GRACE_MS = 1000;
+/** How long a child has to exit after SIGTERM before it is killed. */
+const TERM_GRACE_MS = 2000;
 
 /**
  * Runs an MCP server as a child process and speaks newline-delimited JSON-RPC
@@ -31,6 +39,7 @@ export class ChildTransport implements Transport {
   #child: Deno.ChildProcess | undefined;
   #lines: LineTransport | undefined;
   #closed = false;
+  #closing: Promise<void> | undefined;
   /** Called when the child exits or the transport is closed. */
   onclose?: () => void;
   /** Called on a stream error. */
@@ -65,8 +74,23 @@ export class ChildTransport implements Transport {
     lines.onmessage = (message) => this.onmessage?.(message);
     lines.onproblem = (problem) => this.onproblem?.(problem);
     lines.onerror = (error) => this.onerror?.(error);
+    lines.onclose = () => this.#ended();
     await lines.start();
-    child.status.then(() => this.#finish(), () => this.#finish());
+    child.status.then(() => this.#exited(lines), () => this.#exited(lines));
+  }
+
+  /** The child's output ended: nothing more can come from it, so the session ends (and a child still running is stopped). */
+  #ended(): void {
+    void this.close();
+  }
+
+  /** The child exited: what it wrote is read to the end, unless a program it started keeps the output open. */
+  async #exited(lines: LineTransport): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<void>((resolve) => timer = setTimeout(resolve, EXITED_GRACE_MS));
+    await Promise.race([lines.closed, grace]);
+    clearTimeout(timer);
+    void this.close();
   }
 
   /** Write one message to the child. */
@@ -75,16 +99,23 @@ export class ChildTransport implements Transport {
     await this.#lines.send(message);
   }
 
-  /** Close the child's stdin and stop it. */
-  async close(): Promise<void> {
-    if (this.#closed) return;
+  /** Close the child's stdin and stop it (SIGTERM, then SIGKILL if it has not exited within two seconds). */
+  close(): Promise<void> {
+    this.#closing ??= this.#stop();
+    return this.#closing;
+  }
+
+  async #stop(): Promise<void> {
     await this.#lines?.close();
-    try {
-      this.#child?.kill("SIGTERM");
-    } catch {
-      // It has already exited.
+    const child = this.#child;
+    if (child) {
+      signal(child, "SIGTERM");
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<"late">((resolve) => timer = setTimeout(() => resolve("late"), TERM_GRACE_MS));
+      if (await Promise.race([child.status.catch(() => {}), late]) === "late") signal(child, "SIGKILL");
+      clearTimeout(timer);
+      await child.status.catch(() => {});
     }
-    await this.#child?.status.catch(() => {});
     this.#finish();
   }
 
@@ -92,5 +123,13 @@ export class ChildTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     this.onclose?.();
+  }
+}
+
+function signal(child: Deno.ChildProcess, name: Deno.Signal): void {
+  try {
+    child.kill(name);
+  } catch {
+    // It has already exited.
   }
 }

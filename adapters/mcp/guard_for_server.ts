@@ -5,7 +5,14 @@
  * @module
  */
 import { type Label, makeLabel } from "../../core/mod.ts";
-import { type CastFunction, type CastPolicy, type ConfirmFunction, Guard, type Policy } from "../../guard/mod.ts";
+import {
+  type ApproverRule,
+  type CastFunction,
+  type CastPolicy,
+  type ConfirmFunction,
+  Guard,
+  type Policy,
+} from "../../guard/mod.ts";
 import type { ServerSignals } from "./server_signals.ts";
 
 /**
@@ -96,12 +103,29 @@ export function guardForServer(policy: Policy, options: ServerGuardOptions): Gua
   const labelled = labelServerTools(policy, options);
   return new Guard(labelled.policy, {
     casts: labelled.casts,
+    approvers: labelled.approvers,
     ...(options.confirm ? { confirm: options.confirm } : {}),
   });
 }
 
 /**
- * The policy and cast functions {@linkcode guardForServer} makes its guard
+ * The policy's approvers, each refusing with the reason: their business
+ * rules are code (`new Guard(policy, { approvers })`), which a proxy cannot
+ * run, so a call that needs one stays blocked, and every other call is
+ * decided as usual (a guard without them could not be made at all).
+ */
+function refusingApprovers(policy: Policy): Record<string, ApproverRule> {
+  const approvers: Record<string, ApproverRule> = {};
+  for (const name of Object.keys(policy.approvers)) {
+    approvers[name] = () =>
+      `pab mcp cannot run the rule of approver "${name}" (approver rules are code: use the library, or pab serve)`;
+  }
+  return approvers;
+}
+
+/**
+ * The policy, cast functions and approver rules (each refusing: a proxy
+ * cannot run an approver's code) {@linkcode guardForServer} makes its guard
  * with, for callers that make guards themselves (`pab mcp --store`).
  *
  * @example
@@ -123,7 +147,11 @@ export function guardForServer(policy: Policy, options: ServerGuardOptions): Gua
 export function labelServerTools(
   policy: Policy,
   options: ServerGuardOptions,
-): { readonly policy: Policy; readonly casts: Readonly<Record<string, CastFunction>> } {
+): {
+  readonly policy: Policy;
+  readonly casts: Readonly<Record<string, CastFunction>>;
+  readonly approvers: Readonly<Record<string, ApproverRule>>;
+} {
   const casts = new Map<string, CastPolicy>(Object.entries(policy.casts));
   for (const input of SERVER_INPUT_TOOLS) {
     const labelled = Object.hasOwn(policy.tools, input) && policy.tools[input].output.kind !== "unlabelled";
@@ -148,5 +176,5 @@ export function labelServerTools(
         throw new Error(`cast "${spec.cast}" is code registered by an agent, and pab mcp cannot run it`);
       };
   }
-  return { policy: labelled, casts: functions };
+  return { policy: labelled, casts: functions, approvers: refusingApprovers(policy) };
 }

@@ -11,11 +11,14 @@ import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/sdk@1.3
 import type { Transport } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/transport.js";
 import type { JSONRPCMessage } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 import { errorText, isRecord } from "../../core/mod.ts";
+import { watchAnswerEnd } from "./http_answer_end.ts";
 import { limitMessages, requestIds } from "./http_limits.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./json_rpc_lines.ts";
 
 /** The longest part of the server's own error text quoted in an answer. */
 const MAX_QUOTED = 300;
+/** How long after an answer ended the SDK has to deliver what it held (it reads it in microtasks; this is a margin). */
+const SETTLE_MS = 10;
 
 /**
  * Speaks MCP to the server at a URL over Streamable HTTP. `onclose` fires
@@ -45,6 +48,8 @@ export class HttpServerTransport implements Transport {
   readonly #initializing = new Set<string | number>();
   /** Requests already answered with pab's error (their answer was cut for its size). */
   readonly #answered = new Set<string | number>();
+  /** Requests sent that have no response yet. */
+  readonly #awaiting = new Set<string | number>();
   readonly #maxMessageBytes: number;
   #closed = false;
   #closing = false;
@@ -89,12 +94,14 @@ export class HttpServerTransport implements Transport {
     const request = isRecord(message) && typeof message.method === "string" &&
       (typeof message.id === "string" || typeof message.id === "number");
     if (request && message.method === "initialize") this.#initializing.add(message.id as string | number);
+    if (request) this.#awaiting.add(message.id as string | number);
     try {
       await this.#inner.send(message);
     } catch (error) {
       if (!request) throw error;
+      if (!this.#awaiting.delete(message.id as string | number)) return;
       if (this.#answered.delete(message.id as string | number)) return;
-      const why = errorText(error);
+      const why = errorText(error).replace(/\s+/g, " ");
       const quoted = why.length > MAX_QUOTED ? `${why.slice(0, MAX_QUOTED)}...` : why;
       this.onmessage?.({
         jsonrpc: "2.0",
@@ -102,7 +109,10 @@ export class HttpServerTransport implements Transport {
         error: {
           code: -32000,
           message: httpStatus(error) === undefined
-            ? `pab mcp: cannot reach the MCP server at ${this.#url.href}: ${quoted} (start the server, or check --url)`
+            ? notMcp(error)
+              ? `pab mcp: the MCP server at ${this.#url.href} answered with something that is not an MCP message: ` +
+                `${quoted} (check that --url is the server's MCP endpoint)`
+              : `pab mcp: cannot reach the MCP server at ${this.#url.href}: ${quoted} (start the server, or check --url)`
             : `pab mcp: the MCP server at ${this.#url.href} answered HTTP ${httpStatus(error)}: ${quoted} ` +
               "(check --url; after the server restarted, restart pab mcp so that it opens a new session)",
         },
@@ -122,13 +132,17 @@ export class HttpServerTransport implements Transport {
   /** Fetch, with each message of the answer held to the size limit. */
   async #fetch(input: string | URL, init?: RequestInit): Promise<Response> {
     const response = await fetch(input, init);
-    if (!response.body || response.status < 200 || response.status > 299 || [204, 205].includes(response.status)) {
+    const ids = requestIds(init?.body);
+    if (response.status < 200 || response.status > 299) return response;
+    if (!response.body || [202, 204, 205].includes(response.status)) {
+      // Taken without an answer: a request needs a JSON or event-stream answer (the Streamable HTTP spec).
+      if (ids.length) this.#unanswered(ids);
       return response;
     }
-    const ids = requestIds(init?.body);
     const eventStream = /^text\/event-stream\b/i.test(response.headers.get("content-type") ?? "");
     const body = response.body.pipeThrough(limitMessages(this.#maxMessageBytes, eventStream, () => {
       for (const id of ids) {
+        if (!this.#awaiting.delete(id)) continue;
         this.#answered.add(id);
         this.onmessage?.({
           jsonrpc: "2.0",
@@ -140,11 +154,40 @@ export class HttpServerTransport implements Transport {
         });
       }
     }));
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    const watched = ids.length ? watchAnswerEnd(body, (resumable) => resumable || this.#unanswered(ids)) : body;
+    return new Response(watched, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  }
+
+  /**
+   * The answer to a POST ended: once the SDK has read it, a request it held
+   * no response for (another id, an event that is not MCP, a stream closed
+   * early) is answered with an error instead of waiting for ever.
+   */
+  #unanswered(ids: readonly (string | number)[]): void {
+    setTimeout(() => {
+      for (const id of ids) {
+        if (!this.#awaiting.delete(id)) continue;
+        this.onmessage?.({
+          jsonrpc: "2.0",
+          id,
+          error: {
+            code: -32000,
+            message:
+              `pab mcp: the MCP server at ${this.#url.href} ended its answer to this request without a response ` +
+              "to it (its answer held another id, or a message that is not MCP): check the server",
+          },
+        });
+      }
+    }, SETTLE_MS);
   }
 
   #received(message: JSONRPCMessage): void {
     const id = isRecord(message) ? message.id : undefined;
+    if ((typeof id === "string" || typeof id === "number") && !("method" in message)) this.#awaiting.delete(id);
     if ((typeof id === "string" || typeof id === "number") && this.#initializing.delete(id)) {
       const result = (message as { result?: unknown }).result;
       if (isRecord(result) && typeof result.protocolVersion === "string") {
@@ -159,6 +202,12 @@ export class HttpServerTransport implements Transport {
     this.#closed = true;
     this.onclose?.();
   }
+}
+
+/** Whether the SDK failed on what the server answered (not JSON, not an MCP message, another content type). */
+function notMcp(error: unknown): boolean {
+  const name = error instanceof Error ? error.name : "";
+  return error instanceof SyntaxError || name === "ZodError" || /Unexpected content type/.test(errorText(error));
 }
 
 /** The HTTP status of the SDK's `StreamableHTTPError` (its `code`), when the server answered at all. */

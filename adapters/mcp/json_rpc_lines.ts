@@ -8,8 +8,9 @@
  *
  * @module
  */
-import { errorText } from "../../core/mod.ts";
+import { errorText, isRecord } from "../../core/mod.ts";
 import { parseJson } from "../json/mod.ts";
+import { echoableId, holdsInfinity, jsonRpcMembers, messageProblem } from "./json_rpc_message.ts";
 
 /** The most bytes one message may have unless the caller says otherwise: the MCP SDK's stdio limit (10 MiB). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -157,43 +158,20 @@ export function readLine(text: string, bytes = text.length): LineRead {
   try {
     value = parseJson(text);
   } catch (error) {
-    const why = errorText(error);
-    return problem(-32700, "parse", `the line is not JSON (${why})`, null, false, bytes);
+    // A cut or broken line: a request id at its very start is certain, so the request it carried is answered.
+    const id = idAt(text.slice(0, KEPT), "");
+    const request = id !== null && TOP_METHOD_FIRST.test(text.slice(0, KEPT));
+    return problem(-32700, "parse", `the line is not JSON (${errorText(error)})`, id, request, bytes);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  if (!isRecord(value)) {
     const what = Array.isArray(value) ? "a batch (an array), which MCP does not use" : `JSON ${typeof value}`;
     return problem(-32600, "invalid", `the line is ${what}, not one JSON-RPC message`, null, false, bytes);
   }
-  const message = value as Record<string, unknown>;
-  const id = message.id;
-  const validId = typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
-  const readableId: MessageId = validId ? id as string | number : null;
-  const isRequest = typeof message.method === "string" && validId;
-  const wrong = whatIsWrong(message, validId);
-  if (wrong) return problem(-32600, "invalid", wrong, readableId, isRequest || "method" in message, bytes);
-  return { message };
-}
-
-function whatIsWrong(message: Record<string, unknown>, validId: boolean): string | undefined {
-  if (message.jsonrpc !== "2.0") return 'it lacks "jsonrpc": "2.0"';
-  if ("method" in message) {
-    if (typeof message.method !== "string" || !message.method) return "its method is not a non-empty string";
-    if ("id" in message && !validId) return "its id is neither a string nor a number";
-    if ("params" in message && (typeof message.params !== "object" || message.params === null)) {
-      return "its params are neither an object nor an array";
-    }
-    return undefined;
-  }
-  const results = Number("result" in message) + Number("error" in message);
-  if (results !== 1) return "it is neither a request, a notification nor a response (one of result or error)";
-  if (!validId && message.id !== null) return "its id is neither a string, a number nor null";
-  if ("error" in message) {
-    const error = message.error;
-    if (typeof error !== "object" || error === null || typeof (error as Record<string, unknown>).code !== "number") {
-      return "its error has no numeric code";
-    }
-  }
-  return undefined;
+  const id = echoableId(value.id);
+  const wrong = messageProblem(value) ??
+    (holdsInfinity(text, value) ? "it holds a number too large for JSON (it would be written on as null)" : undefined);
+  if (wrong) return problem(-32600, "invalid", wrong, id, id !== null && "method" in value, bytes);
+  return { message: jsonRpcMembers(value) };
 }
 
 function oversize(head: string, tail: string, bytes: number, max: number): LineRead {
@@ -210,7 +188,7 @@ function oversize(head: string, tail: string, bytes: number, max: number): LineR
 }
 
 const ID = String.raw`("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)`;
-const TOP_ID_FIRST = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*${ID}`);
+const TOP_ID_FIRST = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*${ID}(?=\s*[,}])`);
 const TOP_ID_LAST = new RegExp(String.raw`"id"\s*:\s*${ID}\s*\}\s*$`);
 const TOP_KEYS = String.raw`(?:"(?:jsonrpc|id)"\s*:\s*${ID}\s*,\s*)*`;
 const TOP_METHOD_FIRST = new RegExp(String.raw`^\s*\{\s*${TOP_KEYS}"method"\s*:`);
@@ -223,8 +201,7 @@ function idAt(head: string, tail: string): MessageId {
   const found = TOP_ID_FIRST.exec(head) ?? TOP_ID_LAST.exec(tail);
   if (!found) return null;
   try {
-    const id = JSON.parse(found[1]);
-    return typeof id === "string" || typeof id === "number" ? id : null;
+    return echoableId(JSON.parse(found[1]));
   } catch {
     return null;
   }

@@ -9,13 +9,25 @@ import type { Transport } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/tran
 import type { JSONRPCMessage } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, type LineProblem, LineSplitter } from "./json_rpc_lines.ts";
 
+/** A message that would be a line over the limit once written (it is not written). */
+export class MessageTooLargeError extends Error {
+  /** A line of `bytes` bytes, newline included, over `max`. */
+  constructor(bytes: number, max: number) {
+    super(
+      `the message is ${bytes} bytes as written, over the limit of ${max} bytes ` +
+        "(--max-message-bytes sets it; an MCP SDK peer reads lines of at most 10 MiB)",
+    );
+    this.name = "MessageTooLargeError";
+  }
+}
+
 /** The two streams and the limit. */
 export interface LineStreams {
   /** What the other side writes. */
   readonly readable: ReadableStream<Uint8Array>;
   /** Where this side writes. */
   readonly writable: WritableStream<Uint8Array>;
-  /** The most bytes one incoming message may have (default 10 MiB, as the MCP SDK). */
+  /** The most bytes one message may have, incoming, and outgoing with its newline (default 10 MiB, as the MCP SDK). */
   readonly maxMessageBytes?: number;
 }
 
@@ -45,11 +57,18 @@ export class LineTransport implements Transport {
   readonly #streams: LineStreams;
   #writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  /** The input ended or the transport was closed. */
   #closed = false;
+  /** The transport was closed: nothing more is written. */
+  #stopped = false;
   readonly #done: Promise<void>;
   #markDone!: () => void;
   readonly #encoder = new TextEncoder();
-  /** Called once, when the input ends or the transport is closed. */
+  /**
+   * Called once, when the input ends or the transport is closed. The output
+   * stays open until {@linkcode LineTransport.close}: answers to what the
+   * other side sent before its input ended can still be written.
+   */
   onclose?: () => void;
   /** Called on a stream error. */
   onerror?: (error: Error) => void;
@@ -76,15 +95,26 @@ export class LineTransport implements Transport {
     return Promise.resolve();
   }
 
-  /** Write one message as one line. */
+  /**
+   * Write one message as one line (also after the input ended, until the
+   * transport is closed). Throws {@linkcode MessageTooLargeError}, writing
+   * nothing, when the line with its newline is over the limit: the MCP SDK on
+   * the other side would drop it unanswered (its buffer holds the limit,
+   * newline included), and what pab writes can be longer than what it read
+   * (an invalid UTF-8 byte is read as U+FFFD, three bytes).
+   */
   async send(message: JSONRPCMessage): Promise<void> {
-    if (!this.#writer || this.#closed) throw new Error("the stream is closed");
-    await this.#writer.write(this.#encoder.encode(`${JSON.stringify(message)}\n`));
+    if (!this.#writer || this.#stopped) throw new Error("the stream is closed");
+    const line = this.#encoder.encode(`${JSON.stringify(message)}\n`);
+    const max = this.#streams.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    if (line.length > max) throw new MessageTooLargeError(line.length, max);
+    await this.#writer.write(line);
   }
 
   /** Stop reading, close the output, and call `onclose` (once). */
   async close(): Promise<void> {
-    if (this.#closed) return;
+    if (this.#stopped) return;
+    this.#stopped = true;
     this.#finish();
     await this.#reader?.cancel().catch(() => {});
     await this.#writer?.close().catch(() => {});

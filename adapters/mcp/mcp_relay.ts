@@ -13,8 +13,10 @@ import type { LineProblem } from "./json_rpc_lines.ts";
 import { OwnRequests, type Response, type Side } from "./own_requests.ts";
 import { type CallContext, RelayedCall } from "./relayed_call.ts";
 import type { McpRelayOptions, Proposer } from "./relay_options.ts";
+import { answerProblem, answerUndelivered, type FaultContext } from "./relay_faults.ts";
 import { ServerSignals } from "./server_signals.ts";
-import { ToolCatalog } from "./tool_catalog.ts";
+import { listAllTools, ToolCatalog } from "./tool_catalog.ts";
+import { cancelledId, key, WaitingRequests } from "./waiting_requests.ts";
 
 type Message = Record<string, unknown> & { id?: string | number; method?: string; params?: unknown };
 
@@ -46,10 +48,8 @@ export class McpRelay {
   readonly #signals: ServerSignals;
   readonly #catalog = new ToolCatalog();
   readonly #own: OwnRequests;
-  /** Relayed calls in flight: the client's id (by type and value) to the id the server knows the call by. */
-  readonly #inFlight = new Map<string, string>();
-  /** Requests each side sent that pass through to the other, by id: only their responses pass back. */
-  readonly #passing: Record<Side, Set<string>> = { client: new Set(), server: new Set() };
+  /** Requests each side sent that pass through to the other, by id (keyed by type and value): only their responses pass back. */
+  readonly #waiting = new WaitingRequests();
   /** Ids of the client's tools/list requests whose results pass through. */
   readonly #lists = new Set<string>();
   /** Ids of the client's resources/read and prompts/get requests, with their method: their results reach the model. */
@@ -63,6 +63,9 @@ export class McpRelay {
   #proposer: Promise<Proposer> | undefined;
   #canAsk = false;
   #closing = false;
+  /** The client's input ended: the relay closes once every request it sent is answered. */
+  #clientEnded = false;
+  #drain: ReturnType<typeof setTimeout> | undefined;
   readonly #closed: Promise<void>;
   #markClosed!: () => void;
 
@@ -90,10 +93,11 @@ export class McpRelay {
     const { client, server } = this.#options;
     client.onmessage = (message: JSONRPCMessage) => this.#fromClient(message as unknown as Message);
     server.onmessage = (message: JSONRPCMessage) => this.#fromServer(message as unknown as Message);
-    (client as { onproblem?: (problem: LineProblem) => void }).onproblem = (p) => this.#problem("client", p);
-    (server as { onproblem?: (problem: LineProblem) => void }).onproblem = (p) => this.#problem("server", p);
-    client.onclose = () => void this.close();
-    server.onclose = () => void this.close();
+    const faults = this.#faults();
+    (client as { onproblem?: (problem: LineProblem) => void }).onproblem = (p) => answerProblem(faults, "client", p);
+    (server as { onproblem?: (problem: LineProblem) => void }).onproblem = (p) => answerProblem(faults, "server", p);
+    client.onclose = () => this.#clientGone();
+    server.onclose = () => this.#serverGone();
     client.onerror = (error: Error) => this.#log(`client stream: ${error.message}`);
     server.onerror = (error: Error) => this.#log(`server stream: ${error.message}`);
     await server.start();
@@ -104,9 +108,50 @@ export class McpRelay {
   async close(): Promise<void> {
     if (this.#closing) return await this.#closed;
     this.#closing = true;
+    clearTimeout(this.#drain);
     this.#own.failAll({ code: -32000, message: "connection closed" });
     await Promise.allSettled([this.#options.client.close(), this.#options.server.close()]);
     this.#markClosed();
+  }
+
+  /**
+   * The client's input ended: what it asked is still answered (its output
+   * stays open), what pab asked it fails, and the relay closes once nothing
+   * the client sent waits for an answer, or after {@linkcode REQUEST_TIMEOUT_MS}.
+   */
+  #clientGone(): void {
+    if (this.#closing || this.#clientEnded) return;
+    this.#clientEnded = true;
+    this.#own.fail("client", { code: -32000, message: "pab mcp: the client closed its input before answering" });
+    this.#drain = setTimeout(() => {
+      this.#answerPending(
+        "timeout",
+        `the client closed its input and the MCP server did not answer within ${REQUEST_TIMEOUT_MS / 1000} s`,
+      );
+      void this.close();
+    }, REQUEST_TIMEOUT_MS);
+    this.#closeWhenAnswered();
+  }
+
+  /** The server closed the connection (it exited or closed its output): every request waiting on it is answered. */
+  #serverGone(): void {
+    if (this.#closing) return;
+    this.#answerPending(
+      "server-closed",
+      "the MCP server closed the connection (it exited or closed its output) before answering; restart the session",
+    );
+    void this.close();
+  }
+
+  #closeWhenAnswered(): void {
+    if (this.#clientEnded && !this.#waiting.clientWaits) void this.close();
+  }
+
+  /** Answer every request of the client that waits for an answer with a coded error, before the relay closes. */
+  #answerPending(kind: string, why: string): void {
+    const error = { code: -32000, message: `pab mcp: ${why}`, data: { kind } };
+    const count = this.#waiting.abandonClient(error, (id) => void this.#send("client", { jsonrpc: "2.0", id, error }));
+    if (count) this.#log(`${why}: answered ${count} waiting request(s) of the client`);
   }
 
   #fromClient(message: Message): void {
@@ -115,17 +160,25 @@ export class McpRelay {
       if (!this.#own.take("client", message)) this.#passBack("client", message);
       return;
     }
+    if (this.#duplicate("client", message)) return;
     if (message.method === "initialize") this.#canAsk = canElicit(message.params);
-    if (message.method === "notifications/cancelled") message = this.#cancelled(message);
+    if (message.method === "notifications/cancelled") {
+      const relayed = this.#cancelled(message);
+      if (!relayed) return;
+      message = relayed;
+    }
     if (message.method === "tools/list" && message.id !== undefined) this.#lists.add(key(message.id));
     if ((message.method === "resources/read" || message.method === "prompts/get") && message.id !== undefined) {
       this.#reads.set(key(message.id), message.method);
     }
     if (message.method === "tools/call" && message.id !== undefined) {
       const call = new RelayedCall(this.#context(), message, this.#own.newId());
-      this.#inFlight.set(key(message.id), call.serverId);
+      this.#waiting.addCall(message.id, call);
       call.run().catch((error) => this.#log(`tools/call failed: ${errorText(error)}`))
-        .finally(() => this.#inFlight.delete(key(message.id!)));
+        .finally(() => {
+          this.#waiting.endCall(message.id!, call);
+          this.#closeWhenAnswered();
+        });
       return;
     }
     this.#pass("client", message);
@@ -141,54 +194,67 @@ export class McpRelay {
       if (read && isRecord(message.result)) this.#inputs.push({ tool: read, output: message.result });
       return this.#passBack("server", message);
     }
+    if (this.#duplicate("server", message)) return;
     if (message.method === "notifications/tools/list_changed") this.#catalog.markStale();
+    if (message.method === "notifications/cancelled") this.#waiting.withdraw("server", cancelledId(message.params));
     this.#pass("server", message);
+  }
+
+  /** A request under an id its side still waits on (the answers could not be told apart): refused with `-32600`. */
+  #duplicate(from: Side, message: Message): boolean {
+    if (message.id === undefined) return false;
+    if (!this.#waiting.has(from, message.id)) return false;
+    const why = `the id ${
+      JSON.stringify(message.id)
+    } is already used by a request of the ${from} that waits for its answer`;
+    const error = {
+      code: -32600,
+      message: `pab mcp: ${why} (use a new id for each request)`,
+      data: { kind: "invalid" },
+    };
+    void this.#send(from, { jsonrpc: "2.0", id: message.id, error });
+    this.#log(`${why}: answered the ${from} with error -32600`);
+    return true;
   }
 
   /** Pass a request or notification from one side to the other, noting a request's id for its response. */
   #pass(from: Side, message: Message): void {
-    if (message.id !== undefined) this.#passing[from].add(key(message.id));
+    if (message.id !== undefined) this.#waiting.pass(from, message.id);
     void this.#send(from === "client" ? "server" : "client", message);
   }
 
   /** Pass a response back only to the side whose request it answers; any other is dropped (a forgery or a stray). */
   #passBack(from: Side, message: Message): void {
     const to: Side = from === "client" ? "server" : "client";
-    if (this.#passing[to].delete(key(message.id!))) return void this.#send(to, message);
+    if (this.#waiting.answered(to, message.id!)) {
+      void this.#send(to, message);
+      return this.#closeWhenAnswered();
+    }
     this.#log(`dropped a response from the ${from} to no request the ${to} sent (id ${JSON.stringify(message.id)})`);
   }
 
-  /** The client cancelled a request: a relayed call is cancelled at the server under the id the server knows. */
-  #cancelled(message: Message): Message {
-    const params = isRecord(message.params) ? message.params : {};
-    const id = params.requestId;
-    if (typeof id !== "string" && typeof id !== "number") return message;
-    const serverId = this.#inFlight.get(key(id));
-    if (serverId === undefined) return message;
-    this.#own.take("server", { jsonrpc: "2.0", id: serverId, error: { code: -32800, message: "Request cancelled" } });
-    return { ...message, params: { ...params, requestId: serverId } };
-  }
-
-  /** A line that is not a message: answer the side that sent it (or the side waiting for it), and say so once. */
-  #problem(from: Side, problem: LineProblem): void {
-    const error = { code: problem.code, message: `pab mcp: ${problem.message}`, data: { kind: problem.kind } };
-    const other: Side = from === "client" ? "server" : "client";
-    let answered = `answered the ${from} with error ${problem.code}`;
-    if (problem.id !== null && !problem.request) {
-      // A response pab cannot read: whoever waits for it gets the error instead of waiting for ever.
-      if (!this.#own.take(from, { jsonrpc: "2.0", id: problem.id, error })) {
-        if (from === "server") this.#lists.delete(key(problem.id));
-        if (this.#passing[other].delete(key(problem.id))) {
-          void this.#send(other, { jsonrpc: "2.0", id: problem.id, error });
-        }
-      }
-      answered = `answered the request it replied to with error ${problem.code}`;
-    } else {
-      void this.#send(from, { jsonrpc: "2.0", id: problem.id, error } as Message);
-    }
+  /**
+   * The client cancelled a request. A relayed call stops where it is (a
+   * question to the user is withdrawn, a call not yet relayed never is); one
+   * the server runs is cancelled there under the id the server knows.
+   */
+  #cancelled(message: Message): Message | undefined {
+    const id = cancelledId(message.params);
+    if (id === undefined) return message;
+    // The client waits no more: an answer that comes anyway is dropped, and a client that ended need not wait for it.
+    const call = this.#waiting.withdraw("client", id);
+    this.#closeWhenAnswered();
+    if (call === undefined) return message;
+    call.cancel();
+    const atServer = this.#own.take("server", {
+      jsonrpc: "2.0",
+      id: call.serverId,
+      error: { code: -32800, message: "Request cancelled" },
+    });
     this.#log(
-      `the ${from} sent a line that is not a JSON-RPC message (${problem.bytes} bytes): ${problem.message}; ${answered}`,
+      `the client cancelled tools/call ${JSON.stringify(id)}: ${atServer ? "cancelled at the server" : "not relayed"}`,
     );
+    return atServer ? { ...message, params: { ...message.params as object, requestId: call.serverId } } : undefined;
   }
 
   /** A `tools/list` result: note each tool's definition and annotations, and leave hidden tools out. */
@@ -217,6 +283,11 @@ export class McpRelay {
       canAsk: () => this.#canAsk,
       proposer: () => this.#proposerWithInputs(),
       request: (to, method, params, id) => this.#request(to, method, params, id),
+      newId: () => this.#own.newId(),
+      cancel: (to, id) => {
+        void this.#send(to, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id } });
+        this.#own.take(to, { jsonrpc: "2.0", id, error: { code: -32800, message: "Request cancelled" } });
+      },
       send: (to, message) => this.#send(to, message),
       log: (line) => this.#log(line),
     };
@@ -254,8 +325,23 @@ export class McpRelay {
     try {
       await transport.send(message as unknown as JSONRPCMessage);
     } catch (error) {
-      this.#log(`cannot send to the ${to}: ${errorText(error)}`);
+      answerUndelivered(this.#faults(), to, message, error);
     }
+  }
+
+  /** What answering a fault needs from the relay. */
+  #faults(): FaultContext {
+    return {
+      own: this.#own,
+      waiting: this.#waiting,
+      send: (to, message) => this.#send(to, message),
+      log: (line) => this.#log(line),
+      forget: (id) => {
+        this.#lists.delete(key(id));
+        this.#reads.delete(key(id));
+      },
+      closeWhenAnswered: () => this.#closeWhenAnswered(),
+    };
   }
 
   /** What proposes calls: the guard in memory, or what `options.proposer` makes; the user's request first. */
@@ -271,28 +357,35 @@ export class McpRelay {
     return this.#proposer;
   }
 
-  /** Every tool the server lists, page by page (their definitions and annotations are noted as they pass). */
-  async #serverTools(): Promise<string[]> {
-    const tools: string[] = [];
-    let cursor: unknown;
-    do {
-      const listed = this.#listed(
-        await this.#request("server", "tools/list", cursor ? { cursor } : {}) as Message,
-        false,
-      );
-      const result = isRecord(listed.result) ? listed.result : {};
-      for (const tool of Array.isArray(result.tools) ? result.tools : []) {
-        if (isRecord(tool) && typeof tool.name === "string") tools.push(tool.name);
-      }
-      cursor = result.nextCursor;
-    } while (typeof cursor === "string" && cursor && tools.length < 10_000);
-    return tools;
+  /**
+   * Every tool the server lists, page by page (their definitions and
+   * annotations are noted as they pass); a page the server leaves unanswered
+   * for `listTimeoutMs` ends the listing.
+   */
+  #serverTools(): Promise<string[]> {
+    const ms = this.#options.listTimeoutMs ?? REQUEST_TIMEOUT_MS;
+    const late = { code: -32001, message: `pab mcp: the server did not answer tools/list within ${ms / 1000} s` };
+    return listAllTools(async (cursor) => {
+      const opened = this.#own.open("server", undefined, { ms, error: late });
+      void this.#send("server", {
+        jsonrpc: "2.0",
+        id: opened.id,
+        method: "tools/list",
+        params: cursor ? { cursor } : {},
+      });
+      const listed = this.#listed(await opened.response as Message, false);
+      if (listed.error === late) this.#log(late.message.slice("pab mcp: ".length));
+      return isRecord(listed.result) ? listed.result : {};
+    }, (line) => this.#log(line));
   }
 
   #log(line: string): void {
     this.#options.log?.(`pab mcp: ${line}`);
   }
 }
+
+/** The MCP SDK's request timeout: how long a relay whose client closed its input, or pab's own tools/list, waits. */
+const REQUEST_TIMEOUT_MS = 60_000;
 
 function canElicit(params: unknown): boolean {
   const capabilities = isRecord(params) && isRecord(params.capabilities) ? params.capabilities : {};
@@ -302,8 +395,4 @@ function canElicit(params: unknown): boolean {
 
 function isResponse(message: Message): boolean {
   return message.method === undefined && message.id !== undefined && ("result" in message || "error" in message);
-}
-
-function key(id: string | number): string {
-  return `${typeof id}:${id}`;
 }

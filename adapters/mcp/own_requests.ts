@@ -46,9 +46,21 @@ export class OwnRequests {
     return `pab-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
   }
 
-  /** Wait for the response to a request about to be sent to `side`, under a new id (or `id`, from {@linkcode OwnRequests.newId}). */
-  open(side: Side, id: string = this.newId()): { readonly id: string; readonly response: Promise<Response> } {
+  /**
+   * Wait for the response to a request about to be sent to `side`, under a
+   * new id (or `id`, from {@linkcode OwnRequests.newId}); with `deadline`,
+   * a side silent for `deadline.ms` answers with `deadline.error`.
+   */
+  open(
+    side: Side,
+    id: string = this.newId(),
+    deadline?: { readonly ms: number; readonly error: { readonly code: number; readonly message: string } },
+  ): { readonly id: string; readonly response: Promise<Response> } {
     const response = new Promise<Response>((resolve) => this.#waiting[side].set(id, resolve));
+    if (deadline) {
+      const timer = setTimeout(() => this.take(side, { jsonrpc: "2.0", id, error: deadline.error }), deadline.ms);
+      void response.then(() => clearTimeout(timer));
+    }
     return { id, response };
   }
 
@@ -63,11 +75,15 @@ export class OwnRequests {
     return true;
   }
 
+  /** Answer every request waiting on `side` with `error` (that side can no longer answer). */
+  fail(side: Side, error: { readonly code: number; readonly message: string }): void {
+    for (const [id, resolve] of this.#waiting[side]) resolve({ jsonrpc: "2.0", id, error });
+    this.#waiting[side].clear();
+  }
+
   /** Answer every waiting request with `error` (the relay is closing). */
   failAll(error: { readonly code: number; readonly message: string }): void {
-    for (const side of ["client", "server"] as const) {
-      for (const [id, resolve] of this.#waiting[side]) resolve({ jsonrpc: "2.0", id, error });
-      this.#waiting[side].clear();
-    }
+    this.fail("client", error);
+    this.fail("server", error);
   }
 }

@@ -33,6 +33,12 @@ export interface McpRelayOptions {
   readonly askValues?: boolean;
   /** Diagnostics (never written to the client's stream). */
   readonly log?: (line: string) => void;
+  /**
+   * How long pab waits for the server to answer a `tools/list` of its own
+   * (default 60 s, the MCP SDK's request timeout); past it, the listing ends
+   * with what came, so a server that never answers holds no call for ever.
+   */
+  readonly listTimeoutMs?: number;
   /** Random bytes for request ids (default `crypto.getRandomValues`). */
   readonly random?: (bytes: Uint8Array) => Uint8Array;
   /**

@@ -41,6 +41,10 @@ export interface CallContext {
   proposer(): Promise<Proposer>;
   /** Send a request to one side and wait for that side's response. */
   request(to: Side, method: string, params: unknown, id?: string): Promise<Response>;
+  /** A fresh id for a request of pab's own. */
+  newId(): string;
+  /** Withdraw a request of pab's own: the side is told, and its wait ends with a cancellation error. */
+  cancel(to: Side, id: string): void;
   /** Send a message to one side. */
   send(to: Side, message: Message): Promise<void>;
   /** Write a diagnostic line. */
@@ -67,6 +71,12 @@ export class RelayedCall {
   #claimed: readonly string[] | undefined;
   /** Whether this call already asked whether its values are the user's (one such question per call). */
   #askedClaim = false;
+  /** Whether the client has its answer (it gets exactly one). */
+  #answered = false;
+  /** Whether the client cancelled the call: it is not relayed from then on, and not answered. */
+  #cancelled = false;
+  /** The id of the question this call waits on the user for, if any. */
+  #asking: string | undefined;
 
   /** A call for `request`, relayed to the server as `serverId`. */
   constructor(context: CallContext, request: Message, serverId: string) {
@@ -100,6 +110,7 @@ export class RelayedCall {
       await this.#answer(deniedResult(outcome.decision, this.#context.canAsk()));
     } catch (error) {
       if (this.#relayed && error instanceof RelayedError) return await this.#reply(this.#relayed);
+      if (error instanceof CancelledCall) return this.#context.log(`the client cancelled ${tool}: it was not relayed`);
       // Fail closed: a call the guard could not decide, or whose result it could not record, is denied.
       this.#context.log(`deciding ${tool} failed: ${errorText(error)}`);
       await this.#deny(`the guard failed: ${errorText(error)}`);
@@ -141,6 +152,7 @@ export class RelayedCall {
       ...(canAsk ? { confirm: (decision: Decision) => this.#confirm(proposer, tool, decision, shown) } : {}),
       // Relay exactly the arguments the guard decided on (its private copy), not the request's object.
       run: async (decided) => {
+        if (this.#cancelled) throw new CancelledCall("the client cancelled the call before it was relayed");
         this.#relayed = await this.#context.request(
           "server",
           "tools/call",
@@ -217,8 +229,22 @@ export class RelayedCall {
   }
 
   async #ask(question: AllowQuestion): Promise<boolean> {
-    const answer = await this.#context.request("client", "elicitation/create", question);
-    return userAllowed(answer.result);
+    if (this.#cancelled) return false;
+    this.#asking = this.#context.newId();
+    const answer = await this.#context.request("client", "elicitation/create", question, this.#asking);
+    this.#asking = undefined;
+    return !this.#cancelled && userAllowed(answer.result);
+  }
+
+  /**
+   * The client cancelled the call: a question it waits on is withdrawn (and
+   * taken as a no), and a call not yet relayed never reaches the server. A
+   * call the server already runs is cancelled there by the relay.
+   */
+  cancel(): void {
+    this.#cancelled = true;
+    this.#answered = true;
+    if (this.#asking) this.#context.cancel("client", this.#asking);
   }
 
   #deny(why: string): Promise<void> {
@@ -229,8 +255,15 @@ export class RelayedCall {
     return this.#reply({ result });
   }
 
-  /** Answer the client, under its own id. */
+  /** Answer the client with `error` now, unless it has its answer (the relay is closing; see {@linkcode RelayedCall.run}). */
+  abandon(error: { readonly code: number; readonly message: string; readonly data?: unknown }): Promise<void> {
+    return this.#reply({ error });
+  }
+
+  /** Answer the client, under its own id, once. */
   #reply(response: Record<string, unknown>): Promise<void> {
+    if (this.#answered) return Promise.resolve();
+    this.#answered = true;
     return this.#context.send("client", { ...response, jsonrpc: "2.0", id: this.#request.id });
   }
 }
@@ -256,3 +289,6 @@ function covers(shown: Decision | undefined, decision: Decision): boolean {
 
 /** The server answered a relayed call with a JSON-RPC error (or no result object): relay it as it is. */
 class RelayedError extends Error {}
+
+/** The client cancelled the call before it was relayed. */
+class CancelledCall extends Error {}

@@ -106,3 +106,41 @@ function partsOf(tool: Record<string, unknown>): Readonly<Record<string, string>
   for (const part of PARTS) parts[part] = tool[part] === undefined ? "" : canonical(tool[part]);
   return Object.freeze(parts);
 }
+
+/**
+ * The names of every tool a server lists, page by page (`page` fetches one
+ * page's result). A cursor seen before ends the listing, so a server that
+ * pages in a circle cannot hold a call for ever; so do 10,000 tools or 1,000
+ * pages.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { listAllTools } from "./tool_catalog.ts";
+ * const pages: Record<string, unknown>[] = [{ tools: [{ name: "a" }], nextCursor: "x" }, { tools: [], nextCursor: "x" }];
+ * let at = 0;
+ * assert.deepEqual(await listAllTools(() => Promise.resolve(pages[at++]), () => {}), ["a"]);
+ * ```
+ */
+export async function listAllTools(
+  page: (cursor?: string) => Promise<Record<string, unknown>>,
+  log: (line: string) => void,
+): Promise<string[]> {
+  const tools: string[] = [];
+  const cursors = new Set<string>();
+  let cursor: string | undefined;
+  for (;;) {
+    const result = await page(cursor);
+    for (const tool of Array.isArray(result.tools) ? result.tools : []) {
+      if (isRecord(tool) && typeof tool.name === "string") tools.push(tool.name);
+    }
+    const next = result.nextCursor;
+    if (typeof next !== "string" || !next || tools.length >= 10_000 || cursors.size >= 1_000) return tools;
+    if (cursors.has(next)) {
+      log(`the server's tools/list gave the cursor ${JSON.stringify(next)} again: the listing ends there`);
+      return tools;
+    }
+    cursors.add(next);
+    cursor = next;
+  }
+}

@@ -5,14 +5,21 @@
  *
  * @module
  */
-import { explainDecision, type ReserveResult } from "../../guard/mod.ts";
+import { explainDecision, ReservationError, type ReserveResult } from "../../guard/mod.ts";
 import { BodyFields } from "./body_fields.ts";
 import { RequestError } from "./request_error.ts";
 import { mintCredential, SESSION_TOKEN_HEADER } from "./session_credential.ts";
 import type { SessionHost } from "./session_host.ts";
+import { unknownSession } from "./session_lifecycle.ts";
 import { shownDigest } from "./session_rulings.ts";
 
 const SESSION_PATH = /^\/v1\/sessions\/([A-Za-z0-9_.:-]{1,200})(?:\/([a-z]+))?$/;
+
+/** A session id as a path may name one; an id in a body (`ledger`) is held to it too. */
+const SESSION_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
+
+/** The longest reservation id the API hands out or looks up (it makes `r_` and 24 hex digits). */
+const MAX_RESERVATION_ID = 200;
 
 /** What the routes read of a request's head: its method and headers (a `Request` is one). */
 export interface RequestHead {
@@ -57,6 +64,8 @@ export async function routeRequest(host: SessionHost, route: RouteRequest): Prom
     const body = new BodyFields(await route.body(), "new session", ["ledger"]);
     const shared = body.optionalString("ledger");
     // Sharing a ledger is joining another session's effects: only its holder may.
+    // An id no session can have is unknown before the store is asked (a KV key has a size limit; memory has none).
+    if (shared !== undefined && !SESSION_ID.test(shared)) throw unknownSession(shared.slice(0, 200));
     const ledger = shared === undefined ? undefined : await host.authorize(shared, tokenOf(request));
     const { token, digest } = mintCredential();
     const session = await host.create({ credential: digest, ...(ledger ? { ledger } : {}) });
@@ -127,8 +136,14 @@ async function act(host: SessionHost, id: string, action: string, raw: unknown):
     case "commit": {
       const body = new BodyFields(raw, "commit", ["reservation", "output", "error"]);
       const error = body.optionalString("error");
+      const reservation = body.text("reservation");
+      if (reservation.length > MAX_RESERVATION_ID) {
+        throw new ReservationError(
+          `Cannot finish reservation "${reservation.slice(0, 40)}...": session "${id}" holds no such open reservation`,
+        );
+      }
       await host.commit(id, {
-        reservation: body.text("reservation"),
+        reservation,
         output: body.value("output"),
         ...(error !== undefined ? { error } : {}),
       });

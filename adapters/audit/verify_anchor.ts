@@ -94,7 +94,10 @@ export function verifyCheckpoint(records: readonly AuditRecord[], checkpoint: Ch
  * Check that every input a store keeps for a chain's session is named by one
  * of its records (`input: SEQ`, written in the same step as the input), and
  * no record names an input the store does not have. Chains that name no
- * input at all (written before inputs were linked) are not checked.
+ * input at all (written before inputs were linked) are not checked, nor is
+ * one whose session ended (its last record a `session` event with `ended`)
+ * and whose inputs the store has dropped whole, as it does for a deleted or
+ * expired session.
  *
  * @example
  * ```ts
@@ -115,8 +118,12 @@ export function verifyInputs(records: readonly AuditRecord[], inputs: ReadonlyMa
     set.add(input);
     named.set(record.stream, set);
   }
+  const last = lastRecords(records);
   for (const [stream, set] of named) {
     const count = inputs.get(stream) ?? 0;
+    if (count === 0 && last.get(stream)?.event.kind === "session" && last.get(stream)?.event.ended !== undefined) {
+      continue;
+    }
     for (let seq = 0; seq < Math.max(count, set.size); seq++) {
       if (set.has(seq) !== seq < count) {
         return broken(
@@ -129,7 +136,7 @@ export function verifyInputs(records: readonly AuditRecord[], inputs: ReadonlyMa
       }
     }
   }
-  return { ok: true, records: records.length, streams: lastRecords(records).size };
+  return { ok: true, records: records.length, streams: last.size };
 }
 
 function lastRecords(records: readonly AuditRecord[]): Map<string, AuditRecord> {

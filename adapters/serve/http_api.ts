@@ -112,11 +112,17 @@ export function admission(options: Pick<ApiOptions, "token" | "hosts">): (reques
   const given = options.hosts ?? ANY_LOOPBACK;
   const hosts = typeof given === "function" ? given : () => given;
   return (request) => {
-    if (token !== undefined && !sameText(textDigest(request.headers.get("authorization") ?? ""), token)) {
+    if (token !== undefined && !sameText(textDigest(bearer(request.headers.get("authorization"))), token)) {
       throw new RequestError("ERR_UNAUTHORIZED", "Cannot serve the request: send Authorization: Bearer TOKEN");
     }
     checkWebRequest(request, hosts(), request.method === "POST");
   };
+}
+
+/** An Authorization header with its scheme spelled `Bearer` (a scheme's case does not matter, RFC 9110). */
+function bearer(header: string | null): string {
+  if (header === null) return "";
+  return /^bearer /i.test(header) ? `Bearer ${header.slice(7)}` : header;
 }
 
 /**

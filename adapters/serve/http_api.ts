@@ -8,6 +8,7 @@
  */
 import { type RequestHead, type RouteRequest, routeRequest } from "./api_routes.ts";
 import { errorAnswer, jsonAnswer } from "./error_answer.ts";
+import { heapWatch } from "./heap_watch.ts";
 import { BodyDeadlines } from "./body_deadlines.ts";
 import { readJsonBody } from "./read_body.ts";
 import { RequestError } from "./request_error.ts";
@@ -149,6 +150,7 @@ export function apiRoutes(
   host: SessionHost,
   options: Pick<ApiOptions, "routes" | "version">,
 ): (route: RouteRequest) => Promise<[number, unknown]> {
+  const heap = heapWatch();
   return async (route) => {
     const { request, path } = route;
     const extra = options.routes && Object.hasOwn(options.routes, path) ? options.routes[path] : undefined;
@@ -159,6 +161,16 @@ export function apiRoutes(
       return [200, await extra(await route.body())];
     }
     if (path === "/v1/health") return await health(host, request, options.version);
+    // A POST adds to the heap (an in-memory store keeps every session's inputs and chain there) and an audit read
+    // copies a chain: refused while the heap is nearly full, before it ends the process; deletes go on and free room.
+    if (request.method !== "DELETE" && heap.tight()) {
+      throw new RequestError(
+        "ERR_OVERLOADED",
+        `Cannot take more now: the heap is ${
+          Math.round(heap.used * 100)
+        }% full (an in-memory store keeps every live session's inputs and audit chain in it); delete sessions you are done with, retry later, or run pab serve on a KV store`,
+      );
+    }
     return await routeRequest(host, route);
   };
 }

@@ -153,6 +153,16 @@ export function apiRoutes(
   const heap = heapWatch();
   return async (route) => {
     const { request, path } = route;
+    // A POST adds to the heap (an in-memory store keeps every session's inputs and chain there) and an audit read
+    // copies a chain: refused while the heap is nearly full, before it ends the process; deletes go on and free room.
+    if (request.method !== "DELETE" && path !== "/v1/health" && heap.tight()) {
+      throw new RequestError(
+        "ERR_OVERLOADED",
+        `Cannot take more now: the heap is ${
+          Math.round(heap.used * 100)
+        }% full (an in-memory store keeps every live session's inputs and audit chain in it); delete sessions you are done with, retry later, or run pab serve on a KV store`,
+      );
+    }
     const extra = options.routes && Object.hasOwn(options.routes, path) ? options.routes[path] : undefined;
     if (extra) {
       if (request.method !== "POST") {
@@ -161,16 +171,6 @@ export function apiRoutes(
       return [200, await extra(await route.body())];
     }
     if (path === "/v1/health") return await health(host, request, options.version);
-    // A POST adds to the heap (an in-memory store keeps every session's inputs and chain there) and an audit read
-    // copies a chain: refused while the heap is nearly full, before it ends the process; deletes go on and free room.
-    if (request.method !== "DELETE" && heap.tight()) {
-      throw new RequestError(
-        "ERR_OVERLOADED",
-        `Cannot take more now: the heap is ${
-          Math.round(heap.used * 100)
-        }% full (an in-memory store keeps every live session's inputs and audit chain in it); delete sessions you are done with, retry later, or run pab serve on a KV store`,
-      );
-    }
     return await routeRequest(host, route);
   };
 }

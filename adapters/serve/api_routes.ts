@@ -112,7 +112,8 @@ async function act(host: SessionHost, id: string, action: string, raw: unknown):
       const error = body.optionalString("error");
       await host.result(id, {
         tool: body.text("tool"),
-        args: body.args(true),
+        // What ran is recorded as read: refusing it for an inexact number would leave the session knowing less.
+        args: body.args(true, false),
         output: body.value("output"),
         ...(error !== undefined ? { error } : {}),
       });

@@ -63,15 +63,17 @@ export class BodyFields {
    * `optional`), with no number JavaScript cannot hold exactly (an integer
    * past ±2^53, or one too large to hold at all): parsed here it would be
    * another value than the one the tool gets, and pab would decide, bind a
-   * ruling to, and match provenance on the wrong one.
+   * ruling to, and match provenance on the wrong one. `exact: false` takes
+   * them as read, for a record of what already ran (refusing the record
+   * would leave the session knowing less, so laxer).
    */
-  args(optional = false): Readonly<Record<string, unknown>> {
+  args(optional = false, exact = true): Readonly<Record<string, unknown>> {
     const value = this.#body.args;
     if (value === undefined && optional) return {};
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       throw this.#invalid(`"args" must be an object of named values`);
     }
-    const inexact = inexactNumber(value, "args");
+    const inexact = exact ? inexactNumber(value, "args") : undefined;
     if (inexact !== undefined) {
       throw this.#invalid(
         `${inexact} holds a number JavaScript cannot hold exactly (an integer past ±${Number.MAX_SAFE_INTEGER}, or one too large to hold): pab would decide on another value than the tool gets; send it as a string`,

@@ -9,7 +9,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { parsePolicy } from "../guard/policy/text/mod.ts";
-import { SessionHost } from "../adapters/serve/mod.ts";
+import { type RunningServer, SessionHost, startServer, startWorkerServer } from "../adapters/serve/mod.ts";
+import { SERVE_WORKER_MODULE, type ServeWorkerConfig } from "../adapters/cli/commands/serve_worker.ts";
 import { UNRECORDED_TOOL } from "../adapters/serve/hosted_session.ts";
 import { openStore } from "../adapters/store/mod.ts";
 import { SERVE_POLICY_YAML } from "./_serve_fixtures.ts";
@@ -71,4 +72,66 @@ Deno.test("a session with no room for an output decides no call allow that recor
     ),
     { numRuns: 60 },
   );
+});
+
+/** A server on one thread, then one with worker threads sharing the port, then one behind a front thread. */
+async function eachServer(test: (server: RunningServer) => Promise<void>): Promise<void> {
+  const store = await openStore(":memory:");
+  const one = startServer(new SessionHost(policy, store), { version: "test", port: 0 });
+  try {
+    await test(one);
+  } finally {
+    await one.shutdown();
+    store.close();
+  }
+  const config: ServeWorkerConfig = { policy: { text: SERVE_POLICY_YAML, source: "serve.yaml" }, store: ":memory:" };
+  for (const front of [false, true]) {
+    const workers = await startWorkerServer({
+      module: SERVE_WORKER_MODULE,
+      workers: 2,
+      config,
+      version: "t",
+      port: 0,
+      front,
+    });
+    try {
+      await test(workers);
+    } finally {
+      await workers.shutdown();
+    }
+  }
+}
+
+Deno.test("a tool output whose request is refused (too large, too deep, not JSON, invalid) makes its session stricter, on every kind of server", async () => {
+  await eachServer(async (server) => {
+    const post = async (path: string, body: string, token?: string) => {
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (token !== undefined) headers["pab-session-token"] = token;
+      const answer = await fetch(`${server.url}${path}`, { method: "POST", headers, body });
+      return { status: answer.status, json: await answer.json() };
+    };
+    const refusals = [
+      `{"tool":"web_fetch","output":"${"x".repeat(300_000)}"}`,
+      `{"tool":"web_fetch","output":${"[".repeat(200)}${"]".repeat(200)}}`,
+      `{"tool":"web_fetch","output":"unterminated`,
+      `{"output":"no tool named"}`,
+    ];
+    for (const refused of refusals) {
+      for (const action of ["results", "commit"]) {
+        const made = await post("/v1/sessions", "{}");
+        const { session, token } = made.json as { session: string; token: string };
+        const decide = async () =>
+          (await post(`/v1/sessions/${session}/decide`, '{"tool":"other_tool","args":{}}', token)).json.decision
+            .outcome;
+        assert.equal(await decide(), "allow");
+        // Another's token records nothing in the session.
+        const stranger = await post(`/v1/sessions/${session}/${action}`, refused, "pst_not-the-token");
+        assert.equal(stranger.status, 403);
+        assert.equal(await decide(), "allow", "a stranger's refused output changed the session");
+        const answer = await post(`/v1/sessions/${session}/${action}`, refused, token);
+        assert.ok(answer.status >= 400 && answer.status < 500, JSON.stringify(answer));
+        assert.notEqual(await decide(), "allow", `${action} refused ${answer.json.error.code} left the session as lax`);
+      }
+    }
+  });
 });

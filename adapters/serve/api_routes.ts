@@ -7,6 +7,7 @@
  */
 import { explainDecision, ReservationError, type ReserveResult } from "../../guard/mod.ts";
 import { BodyFields } from "./body_fields.ts";
+import { UNRECORDED_TOOL } from "./hosted_session.ts";
 import { RequestError } from "./request_error.ts";
 import { mintCredential, SESSION_TOKEN_HEADER } from "./session_credential.ts";
 import type { SessionHost } from "./session_host.ts";
@@ -84,8 +85,28 @@ export async function routeRequest(host: SessionHost, route: RouteRequest): Prom
   only(request, path, action === "audit" ? "GET" : "POST");
   await host.authorize(id, tokenOf(request));
   if (action === "audit") return [200, { events: await host.audit(id) }];
-  return await act(host, id, action, await route.body());
+  if (action !== "results" && action !== "commit") return await act(host, id, action, await route.body());
+  try {
+    return await act(host, id, action, await route.body());
+  } catch (error) {
+    // A tool output pab could not take leaves the session knowing less than the agent, which may act on it: the
+    // session records, once, that it read one it could not keep (see `refuseUnrecordedOutput`): stricter, never laxer.
+    if (error instanceof RequestError && LOST_OUTPUT.has(error.code)) {
+      await host.result(id, { tool: UNRECORDED_TOOL, args: {}, output: "" }).catch(() => {});
+    }
+    throw error;
+  }
 }
+
+/** Refusals of a `results` or `commit` request that leave its output unrecorded (a full session records its own). */
+const LOST_OUTPUT: ReadonlySet<string> = new Set([
+  "ERR_REQUEST_TOO_LARGE",
+  "ERR_REQUEST_TOO_DEEP",
+  "ERR_REQUEST_JSON",
+  "ERR_REQUEST_BODY",
+  "ERR_REQUEST_TIMEOUT",
+  "ERR_REQUEST_INVALID",
+]);
 
 const ACTIONS = new Set(["audit", "messages", "results", "decide", "propose", "commit", "rulings", "plan"]);
 

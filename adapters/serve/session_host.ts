@@ -23,7 +23,7 @@ import {
 import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
 import type { PabStore, ReservationRecord, SessionInput } from "../store/mod.ts";
 import { resultEffects } from "./result_effects.ts";
-import { HostedSession, judgesEffects, textSize } from "./hosted_session.ts";
+import { HostedSession, judgesEffects, textSize, UNRECORDED_TOOL } from "./hosted_session.ts";
 import { randomHex } from "./random_hex.ts";
 import { apiDecision, assertShown, heldRuling, isRulingRefusal, type RulingInfo } from "./session_rulings.ts";
 import { LiveSessions } from "./live_sessions.ts";
@@ -147,6 +147,7 @@ export class SessionHost {
     call: CallRequest & { readonly output: unknown; readonly error?: string; readonly ran?: boolean },
   ): Promise<void> {
     return this.#with(id, async (session) => {
+      if (call.tool === UNRECORDED_TOOL && session.unrecorded) return; // once is enough: it is the strictest label
       const output = call.error ?? call.output;
       const unseen = (input: SessionInput) => session.add(input, () => this.#events(session, input));
       await refuseUnrecordedOutput(session, this.limits.sessionChars, textSize(output), unseen);

@@ -11,6 +11,7 @@ import { parsePolicy } from "../guard/policy/text/mod.ts";
 import { type ServeLimits, SessionHost, startServer } from "../adapters/serve/mod.ts";
 import { openStore, type PabStore, StoreError } from "../adapters/store/mod.ts";
 import { errorAnswer } from "../adapters/serve/error_answer.ts";
+import { UNRECORDED_TOOL } from "../adapters/serve/hosted_session.ts";
 import { call, rawRequest, SERVE_POLICY_YAML, SESSION_TOKENS } from "./_serve_fixtures.ts";
 
 const policy = parsePolicy(SERVE_POLICY_YAML, { source: "serve.yaml" });
@@ -185,10 +186,11 @@ Deno.test("startServer() cuts off a body that stalls (408), and shutdown does no
   }, { limits: { bodySeconds: 0.3 } });
 });
 
-Deno.test("apiHandler() refuses bodies nested deeper than the limit before anything is stored", async () => {
+Deno.test("apiHandler() refuses bodies nested deeper than the limit before any of them is stored", async () => {
   await withServer(async ({ base, store }) => {
     const id = String((await call(base, "/v1/sessions", {})).json.session);
-    const before = { audit: (await store.audit(id)).length, inputs: (await store.inputs(id, 0)).length };
+    // What is stored: once, that the session read an output it could not keep (an empty one, the strictest label).
+    const before = { audit: (await store.audit(id)).length + 1, inputs: (await store.inputs(id, 0)).length + 1 };
     for (const depth of [200, 2000, 3000]) {
       const output = "[".repeat(depth) + "]".repeat(depth);
       const answer = await call(base, `/v1/sessions/${id}/results`, undefined, {
@@ -199,6 +201,12 @@ Deno.test("apiHandler() refuses bodies nested deeper than the limit before anyth
       assert.equal(code(answer), "ERR_REQUEST_TOO_DEEP");
     }
     assert.deepEqual({ audit: (await store.audit(id)).length, inputs: (await store.inputs(id, 0)).length }, before);
+    assert.deepEqual((await store.inputs(id, 0)).at(-1), {
+      kind: "result",
+      tool: UNRECORDED_TOOL,
+      args: {},
+      output: "",
+    });
   });
 });
 

@@ -99,7 +99,9 @@ export function verifyCheckpoint(records: readonly AuditRecord[], checkpoint: Ch
  * not have. `inputs` holds the inputs of every session the store keeps: a
  * session that holds inputs and has no chain at all fails (its records were
  * removed, head and all). Chains that name no input at all (written before
- * inputs were linked) are not checked further.
+ * inputs were linked) are not checked further, nor is one whose session
+ * ended (its last record a `session` event with `ended`) and whose inputs
+ * the store has dropped whole, as it does for a deleted or expired session.
  *
  * @example
  * ```ts
@@ -144,6 +146,8 @@ export function verifyInputs(
   }
   for (const [stream, byInput] of named) {
     const stored = inputs.get(stream) ?? [];
+    const last = chains.get(stream)?.event;
+    if (!stored.length && last?.kind === "session" && last.ended !== undefined) continue;
     for (let seq = 0; seq < stored.length; seq++) {
       const step = byInput.get(seq);
       const record = step?.at(-1);

@@ -5,14 +5,22 @@
  *
  * @module
  */
-import { explainDecision, type ReserveResult } from "../../guard/mod.ts";
+import { explainDecision, ReservationError, type ReserveResult } from "../../guard/mod.ts";
 import { BodyFields } from "./body_fields.ts";
+import { UNRECORDED_TOOL } from "./hosted_session.ts";
 import { RequestError } from "./request_error.ts";
 import { mintCredential, SESSION_TOKEN_HEADER } from "./session_credential.ts";
 import type { SessionHost } from "./session_host.ts";
+import { unknownSession } from "./session_lifecycle.ts";
 import { shownDigest } from "./session_rulings.ts";
 
 const SESSION_PATH = /^\/v1\/sessions\/([A-Za-z0-9_.:-]{1,200})(?:\/([a-z]+))?$/;
+
+/** A session id as a path may name one; an id in a body (`ledger`) is held to it too. */
+const SESSION_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
+
+/** The longest reservation id the API hands out or looks up (it makes `r_` and 24 hex digits). */
+const MAX_RESERVATION_ID = 200;
 
 /** What the routes read of a request's head: its method and headers (a `Request` is one). */
 export interface RequestHead {
@@ -57,6 +65,8 @@ export async function routeRequest(host: SessionHost, route: RouteRequest): Prom
     const body = new BodyFields(await route.body(), "new session", ["ledger"]);
     const shared = body.optionalString("ledger");
     // Sharing a ledger is joining another session's effects: only its holder may.
+    // An id no session can have is unknown before the store is asked (a KV key has a size limit; memory has none).
+    if (shared !== undefined && !SESSION_ID.test(shared)) throw unknownSession(shared.slice(0, 200));
     const ledger = shared === undefined ? undefined : await host.authorize(shared, tokenOf(request));
     const { token, digest } = mintCredential();
     const session = await host.create({ credential: digest, ...(ledger ? { ledger } : {}) });
@@ -75,8 +85,28 @@ export async function routeRequest(host: SessionHost, route: RouteRequest): Prom
   only(request, path, action === "audit" ? "GET" : "POST");
   await host.authorize(id, tokenOf(request));
   if (action === "audit") return [200, { events: await host.audit(id) }];
-  return await act(host, id, action, await route.body());
+  if (action !== "results" && action !== "commit") return await act(host, id, action, await route.body());
+  try {
+    return await act(host, id, action, await route.body());
+  } catch (error) {
+    // A tool output pab could not take leaves the session knowing less than the agent, which may act on it: the
+    // session records, once, that it read one it could not keep (see `refuseUnrecordedOutput`): stricter, never laxer.
+    if (error instanceof RequestError && LOST_OUTPUT.has(error.code)) {
+      await host.result(id, { tool: UNRECORDED_TOOL, args: {}, output: "" }).catch(() => {});
+    }
+    throw error;
+  }
 }
+
+/** Refusals of a `results` or `commit` request that leave its output unrecorded (a full session records its own). */
+const LOST_OUTPUT: ReadonlySet<string> = new Set([
+  "ERR_REQUEST_TOO_LARGE",
+  "ERR_REQUEST_TOO_DEEP",
+  "ERR_REQUEST_JSON",
+  "ERR_REQUEST_BODY",
+  "ERR_REQUEST_TIMEOUT",
+  "ERR_REQUEST_INVALID",
+]);
 
 const ACTIONS = new Set(["audit", "messages", "results", "decide", "propose", "commit", "rulings", "plan"]);
 
@@ -103,7 +133,8 @@ async function act(host: SessionHost, id: string, action: string, raw: unknown):
       const error = body.optionalString("error");
       await host.result(id, {
         tool: body.text("tool"),
-        args: body.args(true),
+        // What ran is recorded as read: refusing it for an inexact number would leave the session knowing less.
+        args: body.args(true, false),
         output: body.value("output"),
         ...(error !== undefined ? { error } : {}),
       });
@@ -127,8 +158,14 @@ async function act(host: SessionHost, id: string, action: string, raw: unknown):
     case "commit": {
       const body = new BodyFields(raw, "commit", ["reservation", "output", "error"]);
       const error = body.optionalString("error");
+      const reservation = body.text("reservation");
+      if (reservation.length > MAX_RESERVATION_ID) {
+        throw new ReservationError(
+          `Cannot finish reservation "${reservation.slice(0, 40)}...": session "${id}" holds no such open reservation`,
+        );
+      }
       await host.commit(id, {
-        reservation: body.text("reservation"),
+        reservation,
         output: body.value("output"),
         ...(error !== undefined ? { error } : {}),
       });

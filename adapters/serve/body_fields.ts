@@ -58,12 +58,26 @@ export class BodyFields {
     return this.#body[name] === undefined ? undefined : this.string(name);
   }
 
-  /** The call's arguments: an object of named values (`{}` when absent and `optional`). */
-  args(optional = false): Readonly<Record<string, unknown>> {
+  /**
+   * The call's arguments: an object of named values (`{}` when absent and
+   * `optional`), with no number JavaScript cannot hold exactly (an integer
+   * past ±2^53, or one too large to hold at all): parsed here it would be
+   * another value than the one the tool gets, and pab would decide, bind a
+   * ruling to, and match provenance on the wrong one. `exact: false` takes
+   * them as read, for a record of what already ran (refusing the record
+   * would leave the session knowing less, so laxer).
+   */
+  args(optional = false, exact = true): Readonly<Record<string, unknown>> {
     const value = this.#body.args;
     if (value === undefined && optional) return {};
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       throw this.#invalid(`"args" must be an object of named values`);
+    }
+    const inexact = exact ? inexactNumber(value, "args") : undefined;
+    if (inexact !== undefined) {
+      throw this.#invalid(
+        `${inexact} holds a number JavaScript cannot hold exactly (an integer past ±${Number.MAX_SAFE_INTEGER}, or one too large to hold): pab would decide on another value than the tool gets; send it as a string`,
+      );
     }
     return value as Record<string, unknown>;
   }
@@ -99,4 +113,35 @@ export class BodyFields {
   #invalid(problem: string): RequestError {
     return new RequestError("ERR_REQUEST_INVALID", `Cannot read the ${this.#where} request: ${problem}`);
   }
+}
+
+/** Where in `value` (a parsed JSON value, named `path`) a number is not held exactly, if anywhere. */
+function inexactNumber(value: unknown, path: string): string | undefined {
+  const at = inexactAt(value);
+  return at?.reduceRight(
+    (shown: string, step) =>
+      typeof step === "number" ? `${shown}[${step}]` : `${shown}.${JSON.stringify(step.slice(0, 60))}`,
+    path,
+  );
+}
+
+/** The steps (innermost first) to a number in `value` that is not held exactly, if any: paths are built only then. */
+function inexactAt(value: unknown): (string | number)[] | undefined {
+  if (typeof value === "number") {
+    return Number.isFinite(value) && (!Number.isInteger(value) || Number.isSafeInteger(value)) ? undefined : [];
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = inexactAt(value[i]);
+      if (found !== undefined) return (found.push(i), found);
+    }
+    return undefined;
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const found = inexactAt((value as Record<string, unknown>)[key]);
+    if (found !== undefined) return (found.push(key), found);
+  }
+  return undefined;
 }

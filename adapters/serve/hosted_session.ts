@@ -16,6 +16,12 @@ import { StoreError } from "../store/mod.ts";
 import { randomHex } from "./random_hex.ts";
 
 /**
+ * The tool an output is recorded as when the session had no room for it (see `refuseUnrecordedOutput`): no policy
+ * names it, so it is an unlabelled tool's output, the strictest label.
+ */
+export const UNRECORDED_TOOL = "(pab: a tool output there was no room to record)";
+
+/**
  * A ruling this session holds, under the id the API gave it: the guard minted
  * it (an approver's, or the user's confirmation) bound to the exact gaps and
  * label it was shown with.
@@ -65,6 +71,8 @@ export class HostedSession {
   readonly apiRulingIds = new Map<string, string>();
   /** Characters of text this session recorded (messages, and tool outputs as JSON). */
   chars = 0;
+  /** Whether it recorded that it read a tool output it had no room for (see `refuseUnrecordedOutput`). */
+  unrecorded = false;
   /** Calls this copy's guard reserved and has not completed, by the API's reservation id. */
   readonly reservations = new Map<string, Reservation>();
   /** Prefix of the holders of this copy's reservations in the store (guard ids such as `main#call-1` repeat). */
@@ -239,6 +247,7 @@ export class HostedSession {
         return this.guard.user(input.text);
       case "result":
         this.chars += textSize(input.output);
+        this.unrecorded ||= input.tool === UNRECORDED_TOOL;
         return this.guard.record(input.tool, input.output, {
           args: input.args,
           ...(input.label ? { label: input.label } : {}),

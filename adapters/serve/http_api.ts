@@ -8,6 +8,7 @@
  */
 import { type RequestHead, type RouteRequest, routeRequest } from "./api_routes.ts";
 import { errorAnswer, jsonAnswer } from "./error_answer.ts";
+import { heapWatch } from "./heap_watch.ts";
 import { BodyDeadlines } from "./body_deadlines.ts";
 import { readJsonBody } from "./read_body.ts";
 import { RequestError } from "./request_error.ts";
@@ -112,11 +113,17 @@ export function admission(options: Pick<ApiOptions, "token" | "hosts">): (reques
   const given = options.hosts ?? ANY_LOOPBACK;
   const hosts = typeof given === "function" ? given : () => given;
   return (request) => {
-    if (token !== undefined && !sameText(textDigest(request.headers.get("authorization") ?? ""), token)) {
+    if (token !== undefined && !sameText(textDigest(bearer(request.headers.get("authorization"))), token)) {
       throw new RequestError("ERR_UNAUTHORIZED", "Cannot serve the request: send Authorization: Bearer TOKEN");
     }
     checkWebRequest(request, hosts(), request.method === "POST");
   };
+}
+
+/** An Authorization header with its scheme spelled `Bearer` (a scheme's case does not matter, RFC 9110). */
+function bearer(header: string | null): string {
+  if (header === null) return "";
+  return /^bearer /i.test(header) ? `Bearer ${header.slice(7)}` : header;
 }
 
 /**
@@ -143,8 +150,19 @@ export function apiRoutes(
   host: SessionHost,
   options: Pick<ApiOptions, "routes" | "version">,
 ): (route: RouteRequest) => Promise<[number, unknown]> {
+  const heap = heapWatch();
   return async (route) => {
     const { request, path } = route;
+    // A POST adds to the heap (an in-memory store keeps every session's inputs and chain there) and an audit read
+    // copies a chain: refused while the heap is nearly full, before it ends the process; deletes go on and free room.
+    if (request.method !== "DELETE" && path !== "/v1/health" && heap.tight()) {
+      throw new RequestError(
+        "ERR_OVERLOADED",
+        `Cannot take more now: the heap is ${
+          Math.round(heap.used * 100)
+        }% full (an in-memory store keeps every live session's inputs and audit chain in it); delete sessions you are done with, retry later, or run pab serve on a KV store`,
+      );
+    }
     const extra = options.routes && Object.hasOwn(options.routes, path) ? options.routes[path] : undefined;
     if (extra) {
       if (request.method !== "POST") {

@@ -37,8 +37,9 @@ export interface BodyBounds {
 /**
  * The JSON body of `request` (`{}` when there is none) within `bounds` (or a
  * byte limit). Refusals: 413 `ERR_REQUEST_TOO_LARGE`, 408
- * `ERR_REQUEST_TIMEOUT`, 503 `ERR_SHUTTING_DOWN`, 400 `ERR_REQUEST_TOO_DEEP`
- * and 400 `ERR_REQUEST_JSON`.
+ * `ERR_REQUEST_TIMEOUT`, 503 `ERR_SHUTTING_DOWN`, 400 `ERR_REQUEST_BODY` (broken
+ * framing, or the connection failed), 400 `ERR_REQUEST_TOO_DEEP` and 400
+ * `ERR_REQUEST_JSON`.
  *
  * @example
  * ```ts
@@ -145,13 +146,15 @@ async function readWhole(
   deadlines: BodyDeadlines | undefined,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const read = request.bytes();
-  if (deadlines === undefined) return within(await read, limit);
+  if (deadlines === undefined) return within(await read.catch((error) => Promise.reject(brokenBody(error))), limit);
   let cut = () => {};
   const stopped = new Promise<null>((resolve) => cut = () => resolve(null));
   const watched = deadlines.watch(cut);
   try {
     const bytes = await Promise.race([read, stopped]);
     if (bytes !== null && watched.error === undefined) return within(bytes, limit);
+  } catch (error) {
+    throw error instanceof RequestError ? error : watched.error ?? brokenBody(error);
   } finally {
     watched.done();
   }
@@ -186,7 +189,7 @@ async function readBytes(
     }
   } catch (error) {
     await reader.cancel().catch(() => {});
-    throw error;
+    throw error instanceof RequestError ? error : watched?.error ?? brokenBody(error);
   } finally {
     watched?.done();
   }
@@ -227,6 +230,19 @@ function nestingOver(text: string, depth: number): boolean {
     } else if (code === 0x5d || code === 0x7d) level--;
   }
   return false;
+}
+
+/**
+ * The body's stream failed: its framing is broken (a chunk size that is not hex, a chunk longer or shorter than its
+ * size) or the connection failed while it arrived. The client's fault, never the server's: 400.
+ */
+function brokenBody(error: unknown): RequestError {
+  return new RequestError(
+    "ERR_REQUEST_BODY",
+    `Cannot read the request body: its HTTP framing is broken or its connection failed while it arrived (${
+      errorText(error)
+    }); send the body whole, with a Content-Length or valid chunked encoding`,
+  );
 }
 
 function tooLarge(limit: number): RequestError {

@@ -21,6 +21,7 @@ import type { StoreErrorCode } from "../store/mod.ts";
  */
 export const REQUEST_ERROR_CODES = [
   "ERR_REQUEST_JSON",
+  "ERR_REQUEST_BODY",
   "ERR_REQUEST_INVALID",
   "ERR_REQUEST_TOO_DEEP",
   "ERR_REQUEST_TOO_LARGE",
@@ -70,6 +71,7 @@ export type AnswerCode = RequestErrorCode | StoreErrorCode | GuardErrorCode | Po
 export const HTTP_STATUS: Readonly<Record<AnswerCode, number>> = Object.freeze({
   // The request and its session.
   ERR_REQUEST_JSON: 400,
+  ERR_REQUEST_BODY: 400,
   ERR_REQUEST_INVALID: 400,
   ERR_REQUEST_TOO_DEEP: 400,
   ERR_REQUEST_TOO_LARGE: 413,

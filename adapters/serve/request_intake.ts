@@ -10,7 +10,7 @@
 import type { BodyDeadlines } from "./body_deadlines.ts";
 import { errorAnswer, jsonTextAnswer } from "./error_answer.ts";
 import { readBodyBytes } from "./read_body.ts";
-import { RequestError } from "./request_error.ts";
+import { RequestError, type RequestErrorCode } from "./request_error.ts";
 import { SESSION_TOKEN_HEADER } from "./session_credential.ts";
 import type { SessionTally } from "./session_tally.ts";
 
@@ -21,6 +21,11 @@ export interface AdmittedRequest {
   /** The session token header's value. */
   readonly token: string | null;
   readonly body: Uint8Array<ArrayBuffer> | null;
+  /**
+   * Why the body of a tool output (`results`, `commit`) was refused, if it was: the session's owner answers it, after
+   * recording that the session lost an output (see `routeRequest`).
+   */
+  readonly refused?: { readonly code: RequestErrorCode; readonly message: string };
 }
 
 /** An answer as JSON text. */
@@ -84,10 +89,19 @@ export function requestIntake(
     }
     try {
       admit(request);
-      const body = await readBodyBytes(request, read);
       const path = new URL(request.url).pathname;
       const token = request.headers.get(SESSION_TOKEN_HEADER);
-      const answer = await dispatch({ method: request.method, path, token, body });
+      let body: Uint8Array<ArrayBuffer> | null = null;
+      let refused: AdmittedRequest["refused"];
+      try {
+        body = await readBodyBytes(request, read);
+      } catch (error) {
+        if (!(error instanceof RequestError) || error.code === "ERR_SHUTTING_DOWN" || !OUTPUT_PATH.test(path)) {
+          throw error;
+        }
+        refused = { code: error.code, message: error.message };
+      }
+      const answer = await dispatch({ method: request.method, path, token, body, ...(refused ? { refused } : {}) });
       return jsonTextAnswer(answer.status, answer.body, answer.headers);
     } catch (error) {
       return errorAnswer(error);
@@ -96,3 +110,6 @@ export function requestIntake(
     }
   };
 }
+
+/** The paths that carry a tool output to a session. */
+const OUTPUT_PATH = /^\/v1\/sessions\/[^/]+\/(?:results|commit)$/;

@@ -21,9 +21,9 @@ import {
   type Ruling,
 } from "../../guard/mod.ts";
 import type { AuditEvent, AuditRecord } from "../audit/mod.ts";
-import type { PabStore, ReservationRecord } from "../store/mod.ts";
+import type { PabStore, ReservationRecord, SessionInput } from "../store/mod.ts";
 import { resultEffects } from "./result_effects.ts";
-import { HostedSession, judgesEffects, textSize } from "./hosted_session.ts";
+import { HostedSession, judgesEffects, textSize, UNRECORDED_TOOL } from "./hosted_session.ts";
 import { randomHex } from "./random_hex.ts";
 import { apiDecision, assertShown, heldRuling, isRulingRefusal, type RulingInfo } from "./session_rulings.ts";
 import { LiveSessions } from "./live_sessions.ts";
@@ -35,6 +35,7 @@ import {
   expireIdle,
   type Lifecycle,
   randomSessionId,
+  refuseUnrecordedOutput,
   unknownSession,
 } from "./session_lifecycle.ts";
 import { RequestError } from "./request_error.ts";
@@ -146,8 +147,10 @@ export class SessionHost {
     call: CallRequest & { readonly output: unknown; readonly error?: string; readonly ran?: boolean },
   ): Promise<void> {
     return this.#with(id, async (session) => {
+      if (call.tool === UNRECORDED_TOOL && session.unrecorded) return; // once is enough: it is the strictest label
       const output = call.error ?? call.output;
-      assertRoom(session, this.limits.sessionChars, textSize(output));
+      const unseen = (input: SessionInput) => session.add(input, () => this.#events(session, input));
+      await refuseUnrecordedOutput(session, this.limits.sessionChars, textSize(output), unseen);
       const input = { kind: "result", tool: call.tool, args: call.args, output } as const;
       const { keys, commit } = resultEffects(this.policy, session.record.ledger, call, session.effects);
       const effect = { kind: "effect", reservation: null, tool: call.tool, effects: keys } as const;

@@ -6,8 +6,8 @@
  * @module
  */
 import type { AuditEvent } from "../audit/mod.ts";
-import { isStoreErrorCode, type PabStore, StoreError } from "../store/mod.ts";
-import type { HostedSession } from "./hosted_session.ts";
+import { isStoreErrorCode, type PabStore, type SessionInput, StoreError } from "../store/mod.ts";
+import { type HostedSession, UNRECORDED_TOOL } from "./hosted_session.ts";
 import type { LiveSessions } from "./live_sessions.ts";
 import { randomHex } from "./random_hex.ts";
 import { RequestError } from "./request_error.ts";
@@ -86,6 +86,24 @@ export function expireIdle(life: Lifecycle): void {
 /** Drop a session's recorded inputs from the store (its audit chain stays). */
 export async function dropInputs(store: PabStore, id: string): Promise<void> {
   await store.deleteSession(id);
+}
+
+/**
+ * Refuse a tool output of `chars` characters that would take the session past `limit` (413 `ERR_SESSION_FULL`), but
+ * first `record` once, for the session's life, that it read an output it could not keep: an empty output of
+ * {@linkcode UNRECORDED_TOOL}. The agent may still act on what it read, so the session's context becomes as
+ * untrusted as it can be (and no value of the lost output vouches for anything): a limit makes the session less
+ * trusted, never more.
+ */
+export async function refuseUnrecordedOutput(
+  session: HostedSession,
+  limit: number,
+  chars: number,
+  record: (input: SessionInput) => Promise<void>,
+): Promise<void> {
+  if (session.chars + chars <= limit) return;
+  if (!session.unrecorded) await record({ kind: "result", tool: UNRECORDED_TOOL, args: {}, output: "" });
+  assertRoom(session, limit, chars);
 }
 
 /** Throw 413 `ERR_SESSION_FULL` when `chars` more characters would take the session past `limit`. */

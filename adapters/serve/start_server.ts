@@ -8,6 +8,7 @@
  */
 import { type ConnectionGate, connectionGate } from "./connection_gate.ts";
 import { apiHandler, type ApiOptions } from "./http_api.ts";
+import { lastingServe, type LastingServer } from "./lasting_server.ts";
 import type { SessionHost } from "./session_host.ts";
 import { type HostNames, listenedHosts } from "./web_checks.ts";
 
@@ -104,17 +105,18 @@ export interface ListenOptions extends Pick<ServerOptions, "hostname" | "token" 
  * handler `handle` makes (given the `Host` values accepted, known once the
  * port is): what `startServer` and the worker threads of `startWorkerServer`
  * share. Throws `TypeError` for a non-loopback interface without a token, or
- * a token shorter than 16 characters.
+ * a token shorter than 16 characters. The server listens again when its
+ * accept fails (see `lastingServe`).
  */
 export function listenFor(
   options: ListenOptions,
   gate: ConnectionGate,
   handle: (hosts: () => HostNames) => (request: Request) => Promise<Response>,
-): { server: Deno.HttpServer<Deno.NetAddr>; port: number; url: string } {
+): { server: LastingServer; port: number; url: string } {
   const hostname = checkListen(options);
   let hosts = listenedHosts(hostname, 0);
   const handler = handle(() => hosts);
-  const server = Deno.serve({
+  const server = lastingServe({
     hostname,
     port: options.port ?? DEFAULT_PORT,
     ...(options.reusePort ? { reusePort: true } : {}),

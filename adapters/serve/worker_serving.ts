@@ -12,6 +12,7 @@ import type { RouteRequest } from "./api_routes.ts";
 import { errorParts } from "./error_answer.ts";
 import { type ApiOptions, apiRoutes } from "./http_api.ts";
 import { parseJsonBytes } from "./read_body.ts";
+import { RequestError } from "./request_error.ts";
 import type { AdmittedRequest, TextAnswer } from "./request_intake.ts";
 import { SESSION_TOKEN_HEADER } from "./session_credential.ts";
 import type { SessionHost } from "./session_host.ts";
@@ -120,8 +121,13 @@ async function answer(route: Route, message: AdmittedRequest): Promise<TextAnswe
   const { method, path, token } = message;
   const request = { method, headers: { get: (name: string) => name === SESSION_TOKEN_HEADER ? token : null } };
   try {
-    const [status, body] = await route({ request, path, body: () => Promise.resolve(parseJsonBytes(message.body)) });
-    return { status, body: JSON.stringify(body) };
+    const { refused } = message;
+    const body = () =>
+      refused
+        ? Promise.reject(new RequestError(refused.code, refused.message))
+        : Promise.resolve(parseJsonBytes(message.body));
+    const [status, answered] = await route({ request, path, body });
+    return { status, body: JSON.stringify(answered) };
   } catch (error) {
     const parts = errorParts(error);
     return { status: parts.status, headers: parts.headers, body: JSON.stringify(parts.body) };

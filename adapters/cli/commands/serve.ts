@@ -148,6 +148,14 @@ async function listen(input: CommandInput, io: Io): Promise<number> {
   const allowHosts = typeof values["allow-host"] === "string"
     ? values["allow-host"].split(",").map((host) => host.trim()).filter(Boolean)
     : [];
+  // A Host header names a host and the port; a name given with a port, a scheme or a path would never match one.
+  const unmatchable = allowHosts.find((host) => !/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)$/.test(host));
+  if (unmatchable !== undefined) {
+    throw new UsageError(
+      `option --allow-host takes host names without a port, scheme or path (the server's port is added), not "${unmatchable}"`,
+      "serve",
+    );
+  }
   const text = await readPolicyText(values.policy, io);
   const policy = parsePolicy(text.text, { source: values.policy, format: text.format });
   const where = typeof values.store === "string" ? values.store : ":memory:";
@@ -186,6 +194,14 @@ async function listen(input: CommandInput, io: Io): Promise<number> {
     } catch (error) {
       if (error instanceof TypeError) throw new UsageError(error.message, "serve");
       if (workers > 1) throw new UsageError(`cannot start the workers: ${(error as Error).message}`, "serve");
+      if (cannotListen(error)) {
+        throw new UsageError(
+          `cannot listen on ${options.hostname ?? "localhost"} port ${port}: ${
+            (error as Error).message
+          } (pick another --port, 0 for a free one, or grant --allow-net for the interface)`,
+          "serve",
+        );
+      }
       throw error;
     }
     const stop = stopSignal();
@@ -232,6 +248,12 @@ async function deleteSession(input: CommandInput, io: Io): Promise<number> {
   }
   await io.stderr.write(`pab serve delete: ${response.status} ${answer}\n`);
   return 1;
+}
+
+/** Whether `error` is the system's or the sandbox's refusal to listen (a port in use, an interface not granted). */
+function cannotListen(error: unknown): boolean {
+  const { AddrInUse, AddrNotAvailable, NotCapable, PermissionDenied } = Deno.errors;
+  return [AddrInUse, AddrNotAvailable, NotCapable, PermissionDenied].some((kind) => error instanceof kind);
 }
 
 function integer(

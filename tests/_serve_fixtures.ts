@@ -89,15 +89,13 @@ export interface PabServer {
   stop(): Promise<string>;
 }
 
-/** Start `pab serve` in its own process and wait for its URL. */
-export async function startPabServe(args: string[], env: Record<string, string> = {}): Promise<PabServer> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...SERVE_FLAGS, "cli.ts", "serve", "--port", "0", ...args],
-    cwd: ROOT,
-    env,
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+/**
+ * The URL a started `pab serve` prints as its first line, read from `child`'s stdout (the reader is kept, to cancel),
+ * and its stderr as text to come; throws with that stderr when the process ends without one.
+ */
+export async function servedUrl(
+  child: Deno.ChildProcess,
+): Promise<{ url: string; stderr: Promise<string>; reader: ReadableStreamDefaultReader<string> }> {
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let text = "";
   while (!text.includes("\n")) {
@@ -110,8 +108,21 @@ export async function startPabServe(args: string[], env: Record<string, string> 
     await child.status;
     throw new Error(`pab serve did not start: ${await stderr}`);
   }
+  return { url: text.trim(), stderr, reader };
+}
+
+/** Start `pab serve` in its own process and wait for its URL. */
+export async function startPabServe(args: string[], env: Record<string, string> = {}): Promise<PabServer> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...SERVE_FLAGS, "cli.ts", "serve", "--port", "0", ...args],
+    cwd: ROOT,
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const { url, stderr, reader } = await servedUrl(child);
   return {
-    url: text.trim(),
+    url,
     async stop() {
       child.kill("SIGTERM");
       await child.status;

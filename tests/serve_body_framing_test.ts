@@ -9,14 +9,14 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { parsePolicy } from "../guard/policy/text/mod.ts";
-import { type RunningServer, SessionHost, startServer, startWorkerServer } from "../adapters/serve/mod.ts";
+import { SessionHost } from "../adapters/serve/mod.ts";
 import { apiHandler } from "../adapters/serve/http_api.ts";
 import { UNRECORDED_TOOL } from "../adapters/serve/hosted_session.ts";
 import { BodyDeadlines } from "../adapters/serve/body_deadlines.ts";
 import { readBodyBytes } from "../adapters/serve/read_body.ts";
-import { SERVE_WORKER_MODULE, type ServeWorkerConfig } from "../adapters/cli/commands/serve_worker.ts";
 import { openStore } from "../adapters/store/mod.ts";
 import { call, SERVE_POLICY_YAML } from "./_serve_fixtures.ts";
+import { eachServer } from "./_each_server.ts";
 
 const policy = parsePolicy(SERVE_POLICY_YAML, { source: "serve.yaml" });
 
@@ -116,33 +116,6 @@ async function brokenChunked(port: number, path: string, token: string, body: st
     }
   } finally {
     connection.close();
-  }
-}
-
-async function eachServer(test: (server: RunningServer) => Promise<void>): Promise<void> {
-  const store = await openStore(":memory:");
-  const one = startServer(new SessionHost(policy, store), { version: "test", port: 0 });
-  try {
-    await test(one);
-  } finally {
-    await one.shutdown();
-    store.close();
-  }
-  const config: ServeWorkerConfig = { policy: { text: SERVE_POLICY_YAML, source: "serve.yaml" }, store: ":memory:" };
-  for (const front of [false, true]) {
-    const workers = await startWorkerServer({
-      module: SERVE_WORKER_MODULE,
-      workers: 2,
-      config,
-      version: "test",
-      port: 0,
-      front,
-    });
-    try {
-      await test(workers);
-    } finally {
-      await workers.shutdown();
-    }
   }
 }
 

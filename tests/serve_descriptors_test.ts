@@ -6,7 +6,7 @@
  * its sessions intact.
  */
 import assert from "node:assert/strict";
-import { call, policyFolder, rawRequest, ROOT, SERVE_FLAGS, SESSION_TOKENS } from "./_serve_fixtures.ts";
+import { call, policyFolder, rawRequest, ROOT, SERVE_FLAGS, servedUrl, SESSION_TOKENS } from "./_serve_fixtures.ts";
 
 /** The descriptors the server process may hold: few enough that the test's connections use them all. */
 const DESCRIPTORS = 256;
@@ -28,17 +28,8 @@ async function startWithFewDescriptors(workers: number): Promise<Started> {
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    text += value;
-  }
+  const { url, stderr, reader } = await servedUrl(child);
   reader.releaseLock();
-  const stderr = new Response(child.stderr).text();
-  if (!text.includes("\n")) throw new Error(`pab serve did not start: ${await stderr}`);
-  const url = text.trim();
   return { url, port: Number(new URL(url).port), child, stderr };
 }
 

@@ -8,7 +8,7 @@
  * it takes seconds.
  */
 import assert from "node:assert/strict";
-import { policyFolder, ROOT, SERVE_FLAGS } from "./_serve_fixtures.ts";
+import { policyFolder, ROOT, SERVE_FLAGS, servedUrl } from "./_serve_fixtures.ts";
 
 async function startSmallHeap(workers: number) {
   const { policy } = await policyFolder();
@@ -30,17 +30,9 @@ async function startSmallHeap(workers: number) {
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    text += value;
-  }
+  const { url, stderr, reader } = await servedUrl(child);
   reader.releaseLock();
-  const stderr = new Response(child.stderr).text();
-  if (!text.includes("\n")) throw new Error(`pab serve did not start: ${await stderr}`);
-  return { url: text.trim(), child, stderr };
+  return { url, child, stderr };
 }
 
 for (const workers of [1, 2]) {

@@ -9,11 +9,11 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { parsePolicy } from "../guard/policy/text/mod.ts";
-import { type RunningServer, SessionHost, startServer, startWorkerServer } from "../adapters/serve/mod.ts";
-import { SERVE_WORKER_MODULE, type ServeWorkerConfig } from "../adapters/cli/commands/serve_worker.ts";
+import { SessionHost } from "../adapters/serve/mod.ts";
 import { UNRECORDED_TOOL } from "../adapters/serve/hosted_session.ts";
 import { openStore } from "../adapters/store/mod.ts";
 import { SERVE_POLICY_YAML } from "./_serve_fixtures.ts";
+import { eachServer } from "./_each_server.ts";
 
 const policy = parsePolicy(SERVE_POLICY_YAML, { source: "serve.yaml" });
 
@@ -73,34 +73,6 @@ Deno.test("a session with no room for an output decides no call allow that recor
     { numRuns: 60 },
   );
 });
-
-/** A server on one thread, then one with worker threads sharing the port, then one behind a front thread. */
-async function eachServer(test: (server: RunningServer) => Promise<void>): Promise<void> {
-  const store = await openStore(":memory:");
-  const one = startServer(new SessionHost(policy, store), { version: "test", port: 0 });
-  try {
-    await test(one);
-  } finally {
-    await one.shutdown();
-    store.close();
-  }
-  const config: ServeWorkerConfig = { policy: { text: SERVE_POLICY_YAML, source: "serve.yaml" }, store: ":memory:" };
-  for (const front of [false, true]) {
-    const workers = await startWorkerServer({
-      module: SERVE_WORKER_MODULE,
-      workers: 2,
-      config,
-      version: "t",
-      port: 0,
-      front,
-    });
-    try {
-      await test(workers);
-    } finally {
-      await workers.shutdown();
-    }
-  }
-}
 
 Deno.test("a tool output whose request is refused (too large, too deep, not JSON, invalid) makes its session stricter, on every kind of server", async () => {
   await eachServer(async (server) => {

@@ -73,6 +73,23 @@ Deno.test("readLine() reads as a message only what the MCP SDK's schema accepts,
   );
 });
 
+Deno.test("readLine() reads an error that names no request (no id, or null) as the MCP SDK does, and relays it without an id", () => {
+  const error = { code: 0, message: "" };
+  for (
+    const value of [{ jsonrpc: "2.0", error }, { jsonrpc: "2.0", id: null, error }, { jsonrpc: "2.0", error, x: 1 }]
+  ) {
+    const read = readLine(JSON.stringify(value));
+    assert.ok("message" in read, JSON.stringify(read));
+    assert.deepEqual(read.message, { jsonrpc: "2.0", error });
+    assert.ok(sdkAccepts(read.message));
+  }
+  // A result names its request: without an id, or with null, it is no message.
+  for (const value of [{ jsonrpc: "2.0", result: {} }, { jsonrpc: "2.0", id: null, result: {} }]) {
+    assert.ok("problem" in readLine(JSON.stringify(value)));
+    assert.ok(!sdkAccepts(value));
+  }
+});
+
 Deno.test("readLine() answers a refused request with its own id whenever that id can be echoed exactly", () => {
   fc.assert(
     fc.property(messageLike, (value) => {

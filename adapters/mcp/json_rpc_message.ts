@@ -54,7 +54,8 @@ export function messageProblem(message: Record<string, unknown>): string | undef
   const results = Number("result" in message) + Number("error" in message);
   if (results !== 1) return "it is neither a request, a notification nor a response (one of result or error)";
   if ("error" in message) {
-    if (message.id !== null && !isRequestId(message.id)) return `its id ${ID_RULE} (nor null)`;
+    // An error may name no request (no id, or null as JSON-RPC writes it): the MCP SDK reads one without an id.
+    if ("id" in message && message.id !== null && !isRequestId(message.id)) return `its id ${ID_RULE} (nor null)`;
     const error = message.error;
     if (!isRecord(error) || !Number.isSafeInteger(error.code) || typeof error.message !== "string") {
       return "its error is not an object with an integer code and a text message";
@@ -93,13 +94,17 @@ function metaProblem(holder: unknown, where: string): string | undefined {
  * import assert from "node:assert/strict";
  * import { jsonRpcMembers } from "./json_rpc_message.ts";
  * assert.deepEqual(jsonRpcMembers({ jsonrpc: "2.0", id: 1, method: "ping", trace: "x" }), { jsonrpc: "2.0", id: 1, method: "ping" });
+ * const error = { code: -32700, message: "Parse error" };
+ * assert.deepEqual(jsonRpcMembers({ jsonrpc: "2.0", id: null, error }), { jsonrpc: "2.0", error });
  * ```
  */
 export function jsonRpcMembers(message: Record<string, unknown>): Record<string, unknown> {
   const members = "method" in message ? REQUEST_MEMBERS : RESPONSE_MEMBERS;
-  if (Object.keys(message).every((name) => members.includes(name))) return message;
+  // An error that names no request is written without an id (the MCP SDK refuses a null one and takes none).
+  const nullId = !("method" in message) && message.id === null;
+  if (!nullId && Object.keys(message).every((name) => members.includes(name))) return message;
   const kept: Record<string, unknown> = {};
-  for (const name of members) if (name in message) kept[name] = message[name];
+  for (const name of members) if (name in message && !(nullId && name === "id")) kept[name] = message[name];
   return kept;
 }
 

@@ -18,6 +18,10 @@ import { explainDecision, type Guard, ShownDecisions, ToolCallDenied } from "../
 export interface ApprovalQuestion {
   /** The call (the SDK gives its `toolCallId`; without one, the user's approval cannot be bound to what was shown). */
   readonly toolCall: { readonly toolName: string; readonly input: unknown; readonly toolCallId?: string };
+  /** The conversation so far (passed on to a tool's own `needsApproval`). */
+  readonly messages?: readonly ModelMessage[];
+  /** Each tool's context (passed on to a tool's own `needsApproval`). */
+  readonly toolsContext?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -29,7 +33,7 @@ export interface ApprovalQuestion {
  * const tools: ToolsObject = { search: { execute: () => "found" } };
  * ```
  */
-export type ToolsObject = Readonly<Record<string, { readonly execute?: unknown }>>;
+export type ToolsObject = Readonly<Record<string, { readonly execute?: unknown; readonly needsApproval?: unknown }>>;
 
 /**
  * The answers pab gives the SDK's `toolApproval` (a subset of its `ToolApprovalStatus`).
@@ -49,8 +53,11 @@ export type ApprovalStatus =
 export interface GuardedTools<TOOLS extends ToolsObject> {
   /** The same tools, each `execute` decided by the guard first and its output recorded. */
   readonly tools: TOOLS;
-  /** The SDK's `toolApproval` option, answered from the guard's decisions. */
-  readonly toolApproval: (options: ApprovalQuestion) => ApprovalStatus;
+  /**
+   * The SDK's `toolApproval` option, answered from the guard's decisions and
+   * each tool's own `needsApproval` (a promise only when that is a function).
+   */
+  readonly toolApproval: (options: ApprovalQuestion) => ApprovalStatus | Promise<ApprovalStatus>;
 }
 
 /**
@@ -66,6 +73,12 @@ export interface GuardedTools<TOOLS extends ToolsObject> {
  * guard never showed is not honoured. A tool whose `execute` streams (an
  * async iterable) is recorded with its final output.
  *
+ * Never weaker than the SDK: the SDK reads `toolApproval` instead of each
+ * tool's own `needsApproval`, so pab reads it for the SDK. A call the guard
+ * allows still asks the user when its tool's `needsApproval` asks (a
+ * `needsApproval` that throws denies the call); a call the guard blocks is
+ * denied whatever the tool says.
+ *
  * When asking the user, skip the SDK's automatic approval requests
  * (`isAutomatic: true`: pab's denials, which no one is asked about), and add
  * the response messages once, with every answer in one `tool` message.
@@ -80,7 +93,7 @@ export interface GuardedTools<TOOLS extends ToolsObject> {
  * const { toolApproval } = guardTools(guard, {
  *   send_email: { execute: ({ to }: { to: string }) => `sent to ${to}` },
  * });
- * const status = toolApproval({ toolCall: { toolName: "send_email", input: { to: "eve@attacker.example" } } });
+ * const status = await toolApproval({ toolCall: { toolName: "send_email", input: { to: "eve@attacker.example" } } });
  * assert.equal(typeof status === "object" && status?.type, "denied");
  * ```
  */
@@ -112,14 +125,15 @@ export function guardTools<TOOLS extends ToolsObject>(guard: Guard, tools: TOOLS
   }
   return Object.freeze({
     tools: guarded as TOOLS,
-    toolApproval: ({ toolCall }: ApprovalQuestion): ApprovalStatus => {
+    toolApproval: (question: ApprovalQuestion): ApprovalStatus | Promise<ApprovalStatus> => {
+      const { toolCall } = question;
       let decision;
       try {
         decision = guard.decide(toolCall.toolName, asArgs(toolCall.input));
       } catch (error) {
         return { type: "denied", reason: `pab denied this call: ${errorText(error)}` };
       }
-      if (decision.outcome === "allow") return "not-applicable";
+      if (decision.outcome === "allow") return hostApproval(tools[toolCall.toolName], toolCall, question);
       if (decision.outcome === "confirm" && typeof toolCall.toolCallId === "string") {
         ShownDecisions.of(guard).remember(toolCall.toolCallId, decision);
       }
@@ -129,6 +143,39 @@ export function guardTools<TOOLS extends ToolsObject>(guard: Guard, tools: TOOLS
         : { type: "denied", reason: `pab denied this call: ${reason}` };
     },
   });
+}
+
+/**
+ * What the tool's own `needsApproval` answers for a call the guard allows:
+ * the SDK would have asked it had `toolApproval` not been given.
+ */
+function hostApproval(
+  tool: ToolsObject[string] | undefined,
+  toolCall: ApprovalQuestion["toolCall"],
+  question: ApprovalQuestion,
+): ApprovalStatus | Promise<ApprovalStatus> {
+  const needsApproval = Object.hasOwn(tool ?? {}, "needsApproval") ? tool?.needsApproval : undefined;
+  const asks: ApprovalStatus = {
+    type: "user-approval",
+    reason: `${toolCall.toolName}: the tool asks for your approval (pab allows the call)`,
+  };
+  if (typeof needsApproval !== "function") return needsApproval ? asks : "not-applicable";
+  const answer = async (): Promise<ApprovalStatus> => {
+    try {
+      const context = question.toolsContext && Object.hasOwn(question.toolsContext, toolCall.toolName)
+        ? question.toolsContext[toolCall.toolName]
+        : undefined;
+      const needed = await needsApproval(toolCall.input, {
+        toolCallId: toolCall.toolCallId,
+        messages: question.messages ?? [],
+        context,
+      });
+      return needed ? asks : "not-applicable";
+    } catch (error) {
+      return { type: "denied", reason: `pab denied this call: the tool's needsApproval failed: ${errorText(error)}` };
+    }
+  };
+  return answer();
 }
 
 /** Whether the messages hold the user's (not an automatic) approval of this tool call. */

@@ -6,7 +6,8 @@
  *   is rejected with the decision and the way to yes as the content the
  *   model reads;
  * - `needsApproval` that asks for the user's approval when the decision is
- *   `confirm` (the run stops with an interruption; show the user
+ *   `confirm` or the tool's own `needsApproval` asks (one question: pab's
+ *   explanation, when it has one, is what the user is shown; the run stops with an interruption; show the user
  *   {@linkcode explainApproval}, then `state.approve(item)` or
  *   `state.reject(item)`, and run the state again);
  * - an `invoke` that proposes the call to the guard once more at the moment
@@ -109,11 +110,11 @@ function guardFunctionTool(guard: Guard, original: AgentFunctionTool): AgentFunc
     ...original,
     inputGuardrails: [...(original.inputGuardrails ?? []), inputGuardrail],
     needsApproval: async (context: RunContext, input: unknown, callId?: string) => {
-      if (await original.needsApproval(context, input as never, callId)) return true;
+      // pab's question is remembered even when the tool asks too: one question, and the yes binds to it.
       const decision = decideSafely(guard, name, asArgs(input));
-      if (decision.outcome !== "confirm") return false;
-      if (typeof callId === "string") ShownDecisions.of(guard).remember(callId, decision);
-      return true;
+      const pabAsks = decision.outcome === "confirm";
+      if (pabAsks && typeof callId === "string") ShownDecisions.of(guard).remember(callId, decision);
+      return await original.needsApproval(context, input as never, callId) || pabAsks;
     },
     invoke: async (context, input, details) => {
       const callId = details?.toolCall?.callId;

@@ -13,6 +13,7 @@
 import { errorText, isRecord } from "../../core/mod.ts";
 import type { ModelMessage } from "npm:ai@7.0.173";
 import { explainDecision, type Guard, ShownDecisions, ToolCallDenied } from "../../guard/mod.ts";
+import { MessageResults } from "./message_results.ts";
 
 /** The tool call `toolApproval` is asked about, as far as pab reads it. */
 export interface ApprovalQuestion {
@@ -99,6 +100,8 @@ export interface GuardedTools<TOOLS extends ToolsObject> {
  */
 export function guardTools<TOOLS extends ToolsObject>(guard: Guard, tools: TOOLS): GuardedTools<TOOLS> {
   const guarded: Record<string, unknown> = {};
+  const appRun = new Set(Object.keys(tools).filter((name) => typeof tools[name].execute !== "function"));
+  const results = new MessageResults(guard, appRun);
   for (const [name, original] of Object.entries(tools)) {
     const execute = original.execute as ((input: unknown, options: unknown) => unknown) | undefined;
     if (typeof execute !== "function") {
@@ -108,6 +111,8 @@ export function guardTools<TOOLS extends ToolsObject>(guard: Guard, tools: TOOLS
     guarded[name] = {
       ...original,
       execute: async (input: unknown, options: { toolCallId: string; messages: ModelMessage[] }) => {
+        results.recordNew(options.messages);
+        results.ran(options.toolCallId);
         // The user's yes binds to the decision toolApproval showed them, and is forgotten once used.
         const ruling = userApproved(options.messages, options.toolCallId)
           ? ShownDecisions.of(guard).confirmation(guard, options.toolCallId)
@@ -129,6 +134,7 @@ export function guardTools<TOOLS extends ToolsObject>(guard: Guard, tools: TOOLS
       const { toolCall } = question;
       let decision;
       try {
+        results.recordNew(question.messages);
         decision = guard.decide(toolCall.toolName, asArgs(toolCall.input));
       } catch (error) {
         return { type: "denied", reason: `pab denied this call: ${errorText(error)}` };

@@ -92,7 +92,7 @@ const DOORS: Readonly<Record<string, { readonly entry: string; readonly names: r
   },
   "./openai-agents": {
     entry: "./adapters/openai_agents/mod.ts",
-    names: ["AgentTool", "explainApproval", "guardAgentTools"],
+    names: ["AgentTool", "explainApproval", "guardAgentTools", "ModelInputFilter", "recordModelInput"],
   },
   "./openai": {
     entry: "./adapters/openai/mod.ts",

@@ -19,8 +19,8 @@ import { MessageResults } from "./message_results.ts";
 export interface ApprovalQuestion {
   /** The call (the SDK gives its `toolCallId`; without one, the user's approval cannot be bound to what was shown). */
   readonly toolCall: { readonly toolName: string; readonly input: unknown; readonly toolCallId?: string };
-  /** The conversation so far (passed on to a tool's own `needsApproval`). */
-  readonly messages?: readonly ModelMessage[];
+  /** The conversation so far, the SDK's `ModelMessage`s (tool results in it are recorded; passed on to `needsApproval`). */
+  readonly messages?: readonly unknown[];
   /** Each tool's context (passed on to a tool's own `needsApproval`). */
   readonly toolsContext?: Readonly<Record<string, unknown>>;
 }
@@ -134,7 +134,7 @@ export function guardTools<TOOLS extends ToolsObject>(guard: Guard, tools: TOOLS
       const { toolCall } = question;
       let decision;
       try {
-        results.recordNew(question.messages);
+        results.recordNew(question.messages as readonly ModelMessage[] | undefined);
         decision = guard.decide(toolCall.toolName, asArgs(toolCall.input));
       } catch (error) {
         return { type: "denied", reason: `pab denied this call: ${errorText(error)}` };

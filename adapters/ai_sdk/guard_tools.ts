@@ -14,6 +14,7 @@ import { errorText, isRecord } from "../../core/mod.ts";
 import type { ModelMessage } from "npm:ai@7.0.173";
 import { explainDecision, type Guard, ShownDecisions, ToolCallDenied } from "../../guard/mod.ts";
 import { MessageResults } from "./message_results.ts";
+import { inputAsJson } from "./as_json.ts";
 
 /** The tool call `toolApproval` is asked about, as far as pab reads it. */
 export interface ApprovalQuestion {
@@ -117,11 +118,13 @@ export function guardTools<TOOLS extends ToolsObject>(guard: Guard, tools: TOOLS
         const ruling = userApproved(options.messages, options.toolCallId)
           ? ShownDecisions.of(guard).confirmation(guard, options.toolCallId)
           : undefined;
-        const outcome = await guard.propose(name, asArgs(input), {
+        const read = inputAsJson(input);
+        const outcome = await guard.propose(name, asArgs(read.value), {
           accept: true,
           ...(ruling ? { rulings: [ruling] } : {}),
           // Run on exactly the arguments the guard decided on (its private copy).
-          run: async (decided) => await finalValue(execute(isRecord(input) ? decided : input, options)),
+          // (A schema's own values, which are not JSON, reach the tool as the SDK made them.)
+          run: async (decided) => await finalValue(execute(read.exact && isRecord(input) ? decided : input, options)),
         });
         if (outcome.status === "done") return outcome.value;
         throw new ToolCallDenied(outcome.decision);
@@ -135,7 +138,7 @@ export function guardTools<TOOLS extends ToolsObject>(guard: Guard, tools: TOOLS
       let decision;
       try {
         results.recordNew(question.messages as readonly ModelMessage[] | undefined);
-        decision = guard.decide(toolCall.toolName, asArgs(toolCall.input));
+        decision = guard.decide(toolCall.toolName, asArgs(inputAsJson(toolCall.input).value));
       } catch (error) {
         return { type: "denied", reason: `pab denied this call: ${errorText(error)}` };
       }

@@ -88,7 +88,15 @@ const DOORS: Readonly<Record<string, { readonly entry: string; readonly names: r
   },
   "./ai-sdk": {
     entry: "./adapters/ai_sdk/mod.ts",
-    names: ["ApprovalQuestion", "ApprovalStatus", "GuardedTools", "ToolsObject", "guardTools"],
+    names: [
+      "ApprovalQuestion",
+      "ApprovalStatus",
+      "GuardedTools",
+      "GuardToolsOptions",
+      "HostToolApproval",
+      "ToolsObject",
+      "guardTools",
+    ],
   },
   "./openai-agents": {
     entry: "./adapters/openai_agents/mod.ts",

@@ -15,16 +15,14 @@ import type { ModelMessage } from "npm:ai@7.0.173";
 import { explainDecision, type Guard, ShownDecisions, ToolCallDenied } from "../../guard/mod.ts";
 import { MessageResults } from "./message_results.ts";
 import { inputAsJson } from "./as_json.ts";
-
-/** The tool call `toolApproval` is asked about, as far as pab reads it. */
-export interface ApprovalQuestion {
-  /** The call (the SDK gives its `toolCallId`; without one, the user's approval cannot be bound to what was shown). */
-  readonly toolCall: { readonly toolName: string; readonly input: unknown; readonly toolCallId?: string };
-  /** The conversation so far, the SDK's `ModelMessage`s (tool results in it are recorded; passed on to `needsApproval`). */
-  readonly messages?: readonly unknown[];
-  /** Each tool's context (passed on to a tool's own `needsApproval`). */
-  readonly toolsContext?: Readonly<Record<string, unknown>>;
-}
+import {
+  type ApprovalQuestion,
+  type ApprovalStatus,
+  hostApproval,
+  type HostToolApproval,
+  isDenied,
+  whenKnown,
+} from "./host_approval.ts";
 
 /**
  * An AI SDK `tools` object, as far as pab reads it (the SDK's `ToolSet` fits).
@@ -37,19 +35,16 @@ export interface ApprovalQuestion {
  */
 export type ToolsObject = Readonly<Record<string, { readonly execute?: unknown; readonly needsApproval?: unknown }>>;
 
-/**
- * The answers pab gives the SDK's `toolApproval` (a subset of its `ToolApprovalStatus`).
- *
- * @example
- * ```ts
- * import type { ApprovalStatus } from "./guard_tools.ts";
- * const status: ApprovalStatus = { type: "user-approval", reason: "send_email: confirm" };
- * ```
- */
-export type ApprovalStatus =
-  | "not-applicable"
-  | { readonly type: "user-approval"; readonly reason: string }
-  | { readonly type: "denied"; readonly reason: string };
+/** Options for {@linkcode guardTools}. */
+export interface GuardToolsOptions {
+  /**
+   * The `toolApproval` the app gave the SDK before pab (a function, or an
+   * answer or function per tool name): still asked for every call pab does
+   * not block, so pab is never weaker than it. A call it denies is denied; a
+   * call it asks about is asked about.
+   */
+  readonly toolApproval?: HostToolApproval;
+}
 
 /** What {@linkcode guardTools} returns: pass both to `generateText` / `streamText` / `ToolLoopAgent`. */
 export interface GuardedTools<TOOLS extends ToolsObject> {
@@ -76,10 +71,12 @@ export interface GuardedTools<TOOLS extends ToolsObject> {
  * async iterable) is recorded with its final output.
  *
  * Never weaker than the SDK: the SDK reads `toolApproval` instead of each
- * tool's own `needsApproval`, so pab reads it for the SDK. A call the guard
- * allows still asks the user when its tool's `needsApproval` asks (a
- * `needsApproval` that throws denies the call); a call the guard blocks is
- * denied whatever the tool says.
+ * tool's own `needsApproval` (and instead of the app's own `toolApproval`,
+ * which `options.toolApproval` takes), so pab reads them for the SDK. A call
+ * the guard allows still asks the user when they ask, and is denied when
+ * they deny; a call the guard asks about is denied when they deny; a setting
+ * that throws denies the call; a call the guard blocks is denied whatever
+ * they say.
  *
  * When asking the user, skip the SDK's automatic approval requests
  * (`isAutomatic: true`: pab's denials, which no one is asked about), and add
@@ -99,7 +96,11 @@ export interface GuardedTools<TOOLS extends ToolsObject> {
  * assert.equal(typeof status === "object" && status?.type, "denied");
  * ```
  */
-export function guardTools<TOOLS extends ToolsObject>(guard: Guard, tools: TOOLS): GuardedTools<TOOLS> {
+export function guardTools<TOOLS extends ToolsObject>(
+  guard: Guard,
+  tools: TOOLS,
+  options: GuardToolsOptions = {},
+): GuardedTools<TOOLS> {
   const guarded: Record<string, unknown> = {};
   const appRun = new Set(Object.keys(tools).filter((name) => typeof tools[name].execute !== "function"));
   const results = new MessageResults(guard, appRun);
@@ -142,49 +143,16 @@ export function guardTools<TOOLS extends ToolsObject>(guard: Guard, tools: TOOLS
       } catch (error) {
         return { type: "denied", reason: `pab denied this call: ${errorText(error)}` };
       }
-      if (decision.outcome === "allow") return hostApproval(tools[toolCall.toolName], toolCall, question);
-      if (decision.outcome === "confirm" && typeof toolCall.toolCallId === "string") {
-        ShownDecisions.of(guard).remember(toolCall.toolCallId, decision);
-      }
       const reason = explainDecision(decision);
-      return decision.outcome === "confirm"
-        ? { type: "user-approval", reason }
-        : { type: "denied", reason: `pab denied this call: ${reason}` };
+      if (decision.outcome === "block") return { type: "denied", reason: `pab denied this call: ${reason}` };
+      const tool = Object.hasOwn(tools, toolCall.toolName) ? tools[toolCall.toolName] : undefined;
+      const host = hostApproval(tool, question, options.toolApproval);
+      if (decision.outcome === "allow") return host;
+      if (typeof toolCall.toolCallId === "string") ShownDecisions.of(guard).remember(toolCall.toolCallId, decision);
+      // pab asks, unless the host denies the call outright.
+      return whenKnown(host, (status) => isDenied(status) ? status : { type: "user-approval", reason });
     },
   });
-}
-
-/**
- * What the tool's own `needsApproval` answers for a call the guard allows:
- * the SDK would have asked it had `toolApproval` not been given.
- */
-function hostApproval(
-  tool: ToolsObject[string] | undefined,
-  toolCall: ApprovalQuestion["toolCall"],
-  question: ApprovalQuestion,
-): ApprovalStatus | Promise<ApprovalStatus> {
-  const needsApproval = Object.hasOwn(tool ?? {}, "needsApproval") ? tool?.needsApproval : undefined;
-  const asks: ApprovalStatus = {
-    type: "user-approval",
-    reason: `${toolCall.toolName}: the tool asks for your approval (pab allows the call)`,
-  };
-  if (typeof needsApproval !== "function") return needsApproval ? asks : "not-applicable";
-  const answer = async (): Promise<ApprovalStatus> => {
-    try {
-      const context = question.toolsContext && Object.hasOwn(question.toolsContext, toolCall.toolName)
-        ? question.toolsContext[toolCall.toolName]
-        : undefined;
-      const needed = await needsApproval(toolCall.input, {
-        toolCallId: toolCall.toolCallId,
-        messages: question.messages ?? [],
-        context,
-      });
-      return needed ? asks : "not-applicable";
-    } catch (error) {
-      return { type: "denied", reason: `pab denied this call: the tool's needsApproval failed: ${errorText(error)}` };
-    }
-  };
-  return answer();
 }
 
 /** Whether the messages hold the user's (not an automatic) approval of this tool call. */

@@ -88,11 +88,19 @@ const DOORS: Readonly<Record<string, { readonly entry: string; readonly names: r
   },
   "./ai-sdk": {
     entry: "./adapters/ai_sdk/mod.ts",
-    names: ["ApprovalQuestion", "ApprovalStatus", "GuardedTools", "ToolsObject", "guardTools"],
+    names: [
+      "ApprovalQuestion",
+      "ApprovalStatus",
+      "GuardedTools",
+      "GuardToolsOptions",
+      "HostToolApproval",
+      "ToolsObject",
+      "guardTools",
+    ],
   },
   "./openai-agents": {
     entry: "./adapters/openai_agents/mod.ts",
-    names: ["AgentTool", "explainApproval", "guardAgentTools"],
+    names: ["AgentTool", "explainApproval", "guardAgentTools", "ModelInputFilter", "recordModelInput"],
   },
   "./openai": {
     entry: "./adapters/openai/mod.ts",

@@ -13,12 +13,16 @@
 import { errorText, isRecord } from "../../core/mod.ts";
 import type { ModelMessage } from "npm:ai@7.0.173";
 import { explainDecision, type Guard, ShownDecisions, ToolCallDenied } from "../../guard/mod.ts";
-
-/** The tool call `toolApproval` is asked about, as far as pab reads it. */
-export interface ApprovalQuestion {
-  /** The call (the SDK gives its `toolCallId`; without one, the user's approval cannot be bound to what was shown). */
-  readonly toolCall: { readonly toolName: string; readonly input: unknown; readonly toolCallId?: string };
-}
+import { MessageResults } from "./message_results.ts";
+import { inputAsJson } from "./as_json.ts";
+import {
+  type ApprovalQuestion,
+  type ApprovalStatus,
+  hostApproval,
+  type HostToolApproval,
+  isDenied,
+  whenKnown,
+} from "./host_approval.ts";
 
 /**
  * An AI SDK `tools` object, as far as pab reads it (the SDK's `ToolSet` fits).
@@ -29,28 +33,28 @@ export interface ApprovalQuestion {
  * const tools: ToolsObject = { search: { execute: () => "found" } };
  * ```
  */
-export type ToolsObject = Readonly<Record<string, { readonly execute?: unknown }>>;
+export type ToolsObject = Readonly<Record<string, { readonly execute?: unknown; readonly needsApproval?: unknown }>>;
 
-/**
- * The answers pab gives the SDK's `toolApproval` (a subset of its `ToolApprovalStatus`).
- *
- * @example
- * ```ts
- * import type { ApprovalStatus } from "./guard_tools.ts";
- * const status: ApprovalStatus = { type: "user-approval", reason: "send_email: confirm" };
- * ```
- */
-export type ApprovalStatus =
-  | "not-applicable"
-  | { readonly type: "user-approval"; readonly reason: string }
-  | { readonly type: "denied"; readonly reason: string };
+/** Options for {@linkcode guardTools}. */
+export interface GuardToolsOptions {
+  /**
+   * The `toolApproval` the app gave the SDK before pab (a function, or an
+   * answer or function per tool name): still asked for every call pab does
+   * not block, so pab is never weaker than it. A call it denies is denied; a
+   * call it asks about is asked about.
+   */
+  readonly toolApproval?: HostToolApproval;
+}
 
 /** What {@linkcode guardTools} returns: pass both to `generateText` / `streamText` / `ToolLoopAgent`. */
 export interface GuardedTools<TOOLS extends ToolsObject> {
   /** The same tools, each `execute` decided by the guard first and its output recorded. */
   readonly tools: TOOLS;
-  /** The SDK's `toolApproval` option, answered from the guard's decisions. */
-  readonly toolApproval: (options: ApprovalQuestion) => ApprovalStatus;
+  /**
+   * The SDK's `toolApproval` option, answered from the guard's decisions and
+   * each tool's own `needsApproval` (a promise only when that is a function).
+   */
+  readonly toolApproval: (options: ApprovalQuestion) => ApprovalStatus | Promise<ApprovalStatus>;
 }
 
 /**
@@ -66,6 +70,14 @@ export interface GuardedTools<TOOLS extends ToolsObject> {
  * guard never showed is not honoured. A tool whose `execute` streams (an
  * async iterable) is recorded with its final output.
  *
+ * Never weaker than the SDK: the SDK reads `toolApproval` instead of each
+ * tool's own `needsApproval` (and instead of the app's own `toolApproval`,
+ * which `options.toolApproval` takes), so pab reads them for the SDK. A call
+ * the guard allows still asks the user when they ask, and is denied when
+ * they deny; a call the guard asks about is denied when they deny; a setting
+ * that throws denies the call; a call the guard blocks is denied whatever
+ * they say.
+ *
  * When asking the user, skip the SDK's automatic approval requests
  * (`isAutomatic: true`: pab's denials, which no one is asked about), and add
  * the response messages once, with every answer in one `tool` message.
@@ -80,12 +92,18 @@ export interface GuardedTools<TOOLS extends ToolsObject> {
  * const { toolApproval } = guardTools(guard, {
  *   send_email: { execute: ({ to }: { to: string }) => `sent to ${to}` },
  * });
- * const status = toolApproval({ toolCall: { toolName: "send_email", input: { to: "eve@attacker.example" } } });
+ * const status = await toolApproval({ toolCall: { toolName: "send_email", input: { to: "eve@attacker.example" } } });
  * assert.equal(typeof status === "object" && status?.type, "denied");
  * ```
  */
-export function guardTools<TOOLS extends ToolsObject>(guard: Guard, tools: TOOLS): GuardedTools<TOOLS> {
+export function guardTools<TOOLS extends ToolsObject>(
+  guard: Guard,
+  tools: TOOLS,
+  options: GuardToolsOptions = {},
+): GuardedTools<TOOLS> {
   const guarded: Record<string, unknown> = {};
+  const appRun = new Set(Object.keys(tools).filter((name) => typeof tools[name].execute !== "function"));
+  const results = new MessageResults(guard, appRun);
   for (const [name, original] of Object.entries(tools)) {
     const execute = original.execute as ((input: unknown, options: unknown) => unknown) | undefined;
     if (typeof execute !== "function") {
@@ -95,15 +113,19 @@ export function guardTools<TOOLS extends ToolsObject>(guard: Guard, tools: TOOLS
     guarded[name] = {
       ...original,
       execute: async (input: unknown, options: { toolCallId: string; messages: ModelMessage[] }) => {
+        results.recordNew(options.messages);
+        results.ran(options.toolCallId);
         // The user's yes binds to the decision toolApproval showed them, and is forgotten once used.
         const ruling = userApproved(options.messages, options.toolCallId)
           ? ShownDecisions.of(guard).confirmation(guard, options.toolCallId)
           : undefined;
-        const outcome = await guard.propose(name, asArgs(input), {
+        const read = inputAsJson(input);
+        const outcome = await guard.propose(name, asArgs(read.value), {
           accept: true,
           ...(ruling ? { rulings: [ruling] } : {}),
           // Run on exactly the arguments the guard decided on (its private copy).
-          run: async (decided) => await finalValue(execute(isRecord(input) ? decided : input, options)),
+          // (A schema's own values, which are not JSON, reach the tool as the SDK made them.)
+          run: async (decided) => await finalValue(execute(read.exact && isRecord(input) ? decided : input, options)),
         });
         if (outcome.status === "done") return outcome.value;
         throw new ToolCallDenied(outcome.decision);
@@ -112,21 +134,23 @@ export function guardTools<TOOLS extends ToolsObject>(guard: Guard, tools: TOOLS
   }
   return Object.freeze({
     tools: guarded as TOOLS,
-    toolApproval: ({ toolCall }: ApprovalQuestion): ApprovalStatus => {
+    toolApproval: (question: ApprovalQuestion): ApprovalStatus | Promise<ApprovalStatus> => {
+      const { toolCall } = question;
       let decision;
       try {
-        decision = guard.decide(toolCall.toolName, asArgs(toolCall.input));
+        results.recordNew(question.messages as readonly ModelMessage[] | undefined);
+        decision = guard.decide(toolCall.toolName, asArgs(inputAsJson(toolCall.input).value));
       } catch (error) {
         return { type: "denied", reason: `pab denied this call: ${errorText(error)}` };
       }
-      if (decision.outcome === "allow") return "not-applicable";
-      if (decision.outcome === "confirm" && typeof toolCall.toolCallId === "string") {
-        ShownDecisions.of(guard).remember(toolCall.toolCallId, decision);
-      }
       const reason = explainDecision(decision);
-      return decision.outcome === "confirm"
-        ? { type: "user-approval", reason }
-        : { type: "denied", reason: `pab denied this call: ${reason}` };
+      if (decision.outcome === "block") return { type: "denied", reason: `pab denied this call: ${reason}` };
+      const tool = Object.hasOwn(tools, toolCall.toolName) ? tools[toolCall.toolName] : undefined;
+      const host = hostApproval(tool, question, options.toolApproval);
+      if (decision.outcome === "allow") return host;
+      if (typeof toolCall.toolCallId === "string") ShownDecisions.of(guard).remember(toolCall.toolCallId, decision);
+      // pab asks, unless the host denies the call outright.
+      return whenKnown(host, (status) => isDenied(status) ? status : { type: "user-approval", reason });
     },
   });
 }

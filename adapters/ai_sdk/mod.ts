@@ -16,10 +16,5 @@
  *
  * @module
  */
-export {
-  type ApprovalQuestion,
-  type ApprovalStatus,
-  type GuardedTools,
-  guardTools,
-  type ToolsObject,
-} from "./guard_tools.ts";
+export { type GuardedTools, guardTools, type GuardToolsOptions, type ToolsObject } from "./guard_tools.ts";
+export { type ApprovalQuestion, type ApprovalStatus, type HostToolApproval } from "./host_approval.ts";

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { errorText } from "../../core/mod.ts";
+import { errorText, isRecord, makeLabel } from "../../core/mod.ts";
 import {
   explainDecision,
   type Guard,
@@ -98,14 +98,18 @@ export interface ChatToolMessage {
 export interface ChatMessage {
   /** `system`, `developer`, `user`, `assistant` or `tool`. */
   readonly role: string;
+  /** For a `tool` message: the id of the call it answers. */
+  readonly tool_call_id?: string;
   /** Text, or a list of parts with `text`. */
   readonly content?: string | readonly { readonly type?: string; readonly text?: string }[] | null;
 }
 
 /**
- * Record a system, developer or user message with the guard (trusted). Other
- * roles are not sources: the model's own text and tool answers are recorded
- * by {@linkcode answerToolCalls}.
+ * Record a system, developer or user message with the guard (trusted). A
+ * `tool` message that {@linkcode answerToolCalls} did not give with this
+ * guard (a history restored, or sent by a client) is recorded as untrusted,
+ * once: the model reads it, and pab never saw its tool run. The model's own
+ * text is not a source.
  *
  * @example
  * ```ts
@@ -123,6 +127,24 @@ export function recordMessage(guard: Guard, message: ChatMessage): void {
     : (message.content ?? []).map((part) => part.text ?? "").join("\n");
   if (message.role === "system" || message.role === "developer") guard.system(text);
   else if (message.role === "user") guard.user(text);
+  else if (message.role === "tool") recordToolMessage(guard, message);
+}
+
+/** The call ids each guard has the answers of (given by answerToolCalls, or recorded from a tool message). */
+const ANSWERED = new WeakMap<Guard, Set<string>>();
+
+function answered(guard: Guard): Set<string> {
+  let ids = ANSWERED.get(guard);
+  if (!ids) ANSWERED.set(guard, ids = new Set());
+  return ids;
+}
+
+function recordToolMessage(guard: Guard, message: ChatMessage): void {
+  const id = typeof message.tool_call_id === "string" ? message.tool_call_id : undefined;
+  if (id !== undefined && answered(guard).has(id)) return;
+  if (id !== undefined) answered(guard).add(id);
+  // As it came: a list of parts stays a list.
+  guard.record("tool", message.content ?? "", { label: makeLabel(guard.policy.top.readers, "suspicious") });
 }
 
 /**
@@ -164,9 +186,15 @@ export async function answerToolCalls(
 ): Promise<ChatToolMessage[]> {
   const answers: ChatToolMessage[] = [];
   for (const call of calls ?? []) {
-    const answer = (content: string) => answers.push({ role: "tool", tool_call_id: call.id, content });
-    const custom = call.type === "custom";
-    const name = custom ? call.custom.name : call.function.name;
+    const id = isRecord(call) && typeof call.id === "string" ? call.id : "";
+    if (id) answered(guard).add(id);
+    const answer = (content: string) => answers.push({ role: "tool", tool_call_id: id, content });
+    const read = readCall(call);
+    if (typeof read === "string") {
+      answer(`error: ${read}`);
+      continue;
+    }
+    const { name, custom } = read;
     const tool = Object.hasOwn(tools, name) ? tools[name] : undefined;
     if (!tool) {
       answer(`error: there is no tool named "${name}"`);
@@ -174,7 +202,7 @@ export async function answerToolCalls(
     }
     let args: unknown;
     try {
-      args = custom ? { input: call.custom.input } : parseJson(call.function.arguments || "{}");
+      args = custom ? { input: read.input } : parseJson(read.input || "{}");
     } catch {
       answer(`error: the arguments of ${name} are not valid JSON`);
       continue;
@@ -185,11 +213,36 @@ export async function answerToolCalls(
     }
     try {
       const value = await guard.protect(tool, { ...options, name })(args as Record<string, unknown>);
-      answer(typeof value === "string" ? value : JSON.stringify(value) ?? "");
+      answer(render(name, value));
     } catch (error) {
       if (error instanceof ToolCallDenied) answer(`pab denied this call: ${explainDecision(error.decision)}`);
       else answer(`error: ${name} failed: ${errorText(error)}`);
     }
   }
   return answers;
+}
+
+/** A call's tool name and input, or why it cannot be read (a response that does not fit the API's shape). */
+function readCall(call: unknown): { name: string; custom: boolean; input: string } | string {
+  if (!isRecord(call)) return "a tool call must be an object with an id and a function";
+  if (typeof call.id !== "string" || !call.id) return "a tool call must have a string id";
+  const custom = call.type === "custom";
+  const body = custom ? call.custom : call.function;
+  const field = custom ? "custom" : "function";
+  if (!isRecord(body) || typeof body.name !== "string") return `the tool call ${call.id} has no ${field}.name`;
+  const input = custom ? body.input : body.arguments ?? "";
+  if (typeof input !== "string") {
+    return `the ${custom ? "input" : "arguments"} of ${body.name} must be a string (${custom ? "free text" : "JSON"})`;
+  }
+  return { name: body.name, custom, input };
+}
+
+/** A tool's output as the model reads it: text as it is, anything else as JSON (a bigint as its digits). */
+function render(name: string, value: unknown): string {
+  if (typeof value === "string") return value;
+  try {
+    return JSON.stringify(value, (_key, item) => typeof item === "bigint" ? item.toString() : item) ?? "";
+  } catch (error) {
+    return `${name} ran, but its output cannot be written as JSON: ${errorText(error)}`;
+  }
 }

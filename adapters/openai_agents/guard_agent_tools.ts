@@ -6,7 +6,8 @@
  *   is rejected with the decision and the way to yes as the content the
  *   model reads;
  * - `needsApproval` that asks for the user's approval when the decision is
- *   `confirm` (the run stops with an interruption; show the user
+ *   `confirm` or the tool's own `needsApproval` asks (one question: pab's
+ *   explanation, when it has one, is what the user is shown; the run stops with an interruption; show the user
  *   {@linkcode explainApproval}, then `state.approve(item)` or
  *   `state.reject(item)`, and run the state again);
  * - an `invoke` that proposes the call to the guard once more at the moment
@@ -18,6 +19,8 @@
  *
  * Other tools (hosted, computer, shell) are returned unchanged: pab cannot
  * see their arguments in the same form, so name them in no policy you rely on.
+ * Their results reach the model all the same: give the runner
+ * `recordModelInput(guard)` so they are recorded (as untrusted).
  * Translation only: every decision is the guard's.
  *
  * @module
@@ -26,6 +29,7 @@ import { errorText, isRecord } from "../../core/mod.ts";
 import type { FunctionTool, RunContext, ToolInputGuardrailDefinition } from "npm:@openai/agents@0.20.0";
 import { type Decision, explainDecision, type Guard, ShownDecisions } from "../../guard/mod.ts";
 import { parseJson } from "../json/mod.ts";
+import { knownResults } from "./record_model_input.ts";
 
 /**
  * An agent's tool, as far as pab reads it (the SDK's `Tool` fits): function
@@ -97,6 +101,7 @@ function guardFunctionTool(guard: Guard, original: AgentFunctionTool): AgentFunc
     type: "tool_input",
     name: "pab",
     run: ({ context, toolCall }) => {
+      knownResults(guard).add(toolCall.callId); // Its result is pab's: recorded by invoke, or pab's own denial.
       const decision = decideSafely(guard, name, parseArguments(toolCall.arguments));
       const approved = context.isToolApproved({ toolName: name, callId: toolCall.callId }) === true;
       if (decision.outcome === "allow" || (decision.outcome === "confirm" && approved)) {
@@ -109,14 +114,16 @@ function guardFunctionTool(guard: Guard, original: AgentFunctionTool): AgentFunc
     ...original,
     inputGuardrails: [...(original.inputGuardrails ?? []), inputGuardrail],
     needsApproval: async (context: RunContext, input: unknown, callId?: string) => {
-      if (await original.needsApproval(context, input as never, callId)) return true;
+      // pab's question is remembered even when the tool asks too: one question, and the yes binds to it.
       const decision = decideSafely(guard, name, asArgs(input));
-      if (decision.outcome !== "confirm") return false;
-      if (typeof callId === "string") ShownDecisions.of(guard).remember(callId, decision);
-      return true;
+      const pabAsks = decision.outcome === "confirm";
+      if (typeof callId === "string") knownResults(guard).add(callId);
+      if (pabAsks && typeof callId === "string") ShownDecisions.of(guard).remember(callId, decision);
+      return await original.needsApproval(context, input as never, callId) || pabAsks;
     },
     invoke: async (context, input, details) => {
       const callId = details?.toolCall?.callId;
+      if (callId !== undefined) knownResults(guard).add(callId);
       const approved = callId !== undefined && context.isToolApproved({ toolName: name, callId }) === true;
       // The user's yes binds to the decision needsApproval showed them, and is forgotten once used.
       const ruling = approved ? ShownDecisions.of(guard).confirmation(guard, callId) : undefined;

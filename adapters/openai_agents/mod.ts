@@ -1,6 +1,7 @@
 /**
  * pab in the OpenAI Agents SDK: tool input guardrails, `needsApproval` and
- * recorded outputs for an agent's function tools. Imported on its own
+ * recorded outputs for an agent's function tools, and the runner's
+ * `callModelInputFilter` that records every other tool result the model reads. Imported on its own
  * (`@pab/pab/openai-agents`), so `@openai/agents` stays out of pab's main
  * module.
  *
@@ -16,3 +17,4 @@
  * @module
  */
 export { type AgentTool, explainApproval, guardAgentTools } from "./guard_agent_tools.ts";
+export { type ModelInputFilter, recordModelInput } from "./record_model_input.ts";

@@ -50,8 +50,11 @@ export function parsePolicy(text: string, options: { source?: string; format?: P
 function readYaml(text: string, source: string): unknown {
   try {
     const value = load(text, { filename: source });
-    // The same text with every scalar kept as written: allow lists take their entries from it.
-    keepAllowText(value, load(text, { filename: source, schema: FAILSAFE_SCHEMA }));
+    // The same text with every scalar kept as written: keys must read as written, allow lists take their entries from it.
+    const written = load(text, { filename: source, schema: FAILSAFE_SCHEMA });
+    const issues = keysNotAsWritten(value, written);
+    if (issues.length) throw new PolicyError(source, issues);
+    keepAllowText(value, written);
     return value;
   } catch (error) {
     if (error instanceof YAMLException) {
@@ -63,6 +66,55 @@ function readYaml(text: string, source: string): unknown {
       }]);
     }
     throw error;
+  }
+}
+
+/**
+ * Every mapping key YAML reads as another text than the one written (`0x10:`
+ * is the key "16", `~:` the key "null", `1.0:` the key "1"): a rule would
+ * name one tool, argument or catalogue entry and pab match another. Walks
+ * the tree as parsed and the tree as written side by side, iteratively, each
+ * shared (aliased) node once.
+ */
+function keysNotAsWritten(value: unknown, written: unknown): PolicyIssue[] {
+  const issues: PolicyIssue[] = [];
+  const stack: Array<{ value: unknown; written: unknown; path: string }> = [{ value, written, path: "" }];
+  const seen = new Set<object>();
+  while (stack.length) {
+    const item = stack.pop()!;
+    if (typeof item.value !== "object" || item.value === null || seen.has(item.value)) continue;
+    seen.add(item.value);
+    if (Array.isArray(item.value)) {
+      const writtenItems: unknown[] = Array.isArray(item.written) ? item.written : [];
+      item.value.forEach((element, i) =>
+        stack.push({ value: element, written: writtenItems[i], path: item.path ? `${item.path}.${i}` : String(i) })
+      );
+      continue;
+    }
+    if (!isRecord(item.written)) continue;
+    for (const key of Object.keys(item.written)) {
+      const at = item.path ? `${item.path}.${key}` : key;
+      if (!Object.hasOwn(item.value, key)) {
+        issues.push({
+          path: at,
+          message: `the key "${key}" is read by YAML as ${readAs(key)}, not as the text written`,
+          hint: `quote it ("${key}":) to mean the text, or write the value it stands for`,
+        });
+        continue;
+      }
+      stack.push({ value: (item.value as Record<string, unknown>)[key], written: item.written[key], path: at });
+    }
+  }
+  return issues;
+}
+
+/** What YAML reads a plain key as, for the message. */
+function readAs(key: string): string {
+  try {
+    const value: unknown = load(key);
+    return `${value === null ? "null" : typeof value} "${String(value)}"`;
+  } catch {
+    return "another value";
   }
 }
 

@@ -37,3 +37,13 @@ Deno.test("escapeControl() leaves no control, separator, format character or lon
     { numRuns: 500 },
   );
 });
+
+Deno.test("pab check names a trace found in a folder that cannot be read with its name escaped", async () => {
+  const trace = '{"pab":"trace","schemaVersion":1,"id":"t"}\n{"type":"user","content":"hi"}\n';
+  const memory = memoryIo({
+    files: { "p.yaml": POLICY, "t/ok.jsonl": trace, "t/a\x1b[2J\u200b.jsonl": "not json\n" },
+  });
+  assert.equal(await runCli(["check", "-p", "p.yaml", "t"], memory.io, { version: "0" }), 2);
+  assert.doesNotMatch(memory.stderr().replace(/\n/g, ""), INVISIBLE);
+  assert.match(memory.stderr(), /t\/a\\u\{1b\}\[2J\\u\{200b\}\.jsonl:1: .* \[ERR_TRACE_INVALID\]/);
+});

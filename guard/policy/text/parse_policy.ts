@@ -7,7 +7,7 @@
  */
 import { isRecord } from "../../../core/mod.ts";
 import { FAILSAFE_SCHEMA, load, YAMLException } from "npm:js-yaml@5.5.0";
-import { type Node, type ParseError, parseTree, printParseErrorCode } from "npm:jsonc-parser@3.3.1";
+import { createScanner, type Node, type ParseError, parseTree, printParseErrorCode } from "npm:jsonc-parser@3.3.1";
 import { compilePolicy, type Policy, PolicyError, type PolicyIssue } from "../mod.ts";
 
 /** The text formats a policy may be written in. */
@@ -146,7 +146,18 @@ function objectKeys(value: unknown): string[] {
   return isRecord(value) ? Object.keys(value) : [];
 }
 
+/** How deep a JSONC policy may nest, as js-yaml's own limit for YAML: the parser and the tree walk recurse. */
+const MAX_JSONC_DEPTH = 100;
+
 function readJsonc(text: string, source: string): unknown {
+  const tooDeep = deeperThan(text, MAX_JSONC_DEPTH);
+  if (tooDeep !== undefined) {
+    throw new PolicyError(source, [{
+      path: position(text, tooDeep),
+      message: `invalid JSONC: nesting deeper than ${MAX_JSONC_DEPTH} levels`,
+      hint: "a policy nests a few levels: check the brackets there",
+    }]);
+  }
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   const issues: PolicyIssue[] = errors.map((error) => ({
@@ -204,6 +215,21 @@ function toValue(root: Node): unknown {
     return object;
   };
   return build(root);
+}
+
+// jsonc-parser's SyntaxKind is a const enum, which isolated modules cannot read: its values, from its main.d.ts.
+const OPEN_BRACE = 1, CLOSE_BRACE = 2, OPEN_BRACKET = 3, CLOSE_BRACKET = 4, EOF = 17;
+
+/** The offset of the first `{` or `[` that opens a level past `limit` (strings and comments skipped), scanning without recursion. */
+function deeperThan(text: string, limit: number): number | undefined {
+  const scanner = createScanner(text, false);
+  let depth = 0;
+  for (let token: number = scanner.scan(); token !== EOF; token = scanner.scan()) {
+    if (token === OPEN_BRACE || token === OPEN_BRACKET) {
+      if (++depth > limit) return scanner.getTokenOffset();
+    } else if (token === CLOSE_BRACE || token === CLOSE_BRACKET) depth--;
+  }
+  return undefined;
 }
 
 function position(text: string, offset: number): string {

@@ -50,6 +50,14 @@ export function parsePolicy(text: string, options: { source?: string; format?: P
 function readYaml(text: string, source: string): unknown {
   try {
     const value = load(text, { filename: source });
+    const values = expandedValues(value, Math.max(MAX_EXPANDED_VALUES, text.length));
+    if (values !== undefined) {
+      throw new PolicyError(source, [{
+        path: "(top level)",
+        message: `its YAML aliases expand it to more than ${values.toLocaleString("en-US")} values`,
+        hint: "write the repeated parts out, or alias fewer of them: anchors that alias anchors multiply",
+      }]);
+    }
     // The same text with every scalar kept as written: keys must read as written, allow lists take their entries from it.
     const written = load(text, { filename: source, schema: FAILSAFE_SCHEMA });
     const issues = keysNotAsWritten(value, written);
@@ -67,6 +75,33 @@ function readYaml(text: string, source: string): unknown {
     }
     throw error;
   }
+}
+
+/**
+ * How many values YAML aliases may expand a policy to beyond its own text's
+ * length: a policy written out in full can hold at most about one value per
+ * character, so aliases never make it more work than that, or than this.
+ */
+const MAX_EXPANDED_VALUES = 1_000_000;
+
+/**
+ * `limit` when `value`, with every alias expanded as the guard walks it, holds
+ * more than `limit` values; else undefined. Each shared node's size is counted
+ * once (js-yaml's depth limit bounds the recursion), so a bomb of a thousand
+ * bytes that expands to 10^30 values is measured in microseconds.
+ */
+function expandedValues(value: unknown, limit: number): number | undefined {
+  const sizes = new Map<object, number>();
+  const size = (node: unknown): number => {
+    if (typeof node !== "object" || node === null) return 1;
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    let total = 1;
+    for (const child of Object.values(node)) if ((total += size(child)) > limit) break;
+    sizes.set(node, total);
+    return total;
+  };
+  return size(value) > limit ? limit : undefined;
 }
 
 /**

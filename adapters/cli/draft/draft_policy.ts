@@ -27,6 +27,8 @@ const OUTWARD =
   /(^|_)(send|post|email|mail|message|share|invite|publish|upload|forward|reply|transfer|transaction|pay|money|submit|notify|webhook|tweet|comment|fetch|http|request|browse|navigate|webpage)(_|$)/;
 const URL_LIKE = /(^|_)(url|uri|link|href|endpoint|webhook|domain|host)s?$/;
 const RESERVED = new Set(["__proto__", "constructor", "prototype"]);
+// Names a policy refuses because they read as another name (guard/policy/text: an invisible format character).
+const INVISIBLE = /\p{Cf}/u;
 
 /**
  * How `pab generate` reads one tool: whether it only reads (MCP's
@@ -98,6 +100,8 @@ export function draftPolicy(tools: readonly ToolDefinition[], source: string): s
     const drafts = declared.map((tool) => draftTool(tool).join("\n"));
     const why = RESERVED.has(name)
       ? "a reserved word"
+      : INVISIBLE.test(name)
+      ? "it holds an invisible character, and a policy refuses such a name (its calls follow the default above)"
       : drafts.some((draft) => draft !== drafts[0])
       ? `declared ${declared.length} times, differently (its calls follow the default above; draft the one the server runs)`
       : undefined;
@@ -139,8 +143,12 @@ function draftTool(tool: ToolDefinition): string[] {
   }
   const args: string[] = [];
   for (const name of Object.keys(tool.parameters)) {
-    if (RESERVED.has(name)) {
-      lines.push(`    # left out argument ${escapeControl(JSON.stringify(name))}: a reserved word`);
+    if (RESERVED.has(name) || INVISIBLE.test(name)) {
+      lines.push(
+        `    # left out argument ${escapeControl(JSON.stringify(name))}: ${
+          RESERVED.has(name) ? "a reserved word" : "it holds an invisible character, which a policy refuses"
+        }`,
+      );
       continue;
     }
     const reading = readArgument(tool, name);

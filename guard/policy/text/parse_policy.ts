@@ -44,7 +44,44 @@ export function parsePolicy(text: string, options: { source?: string; format?: P
   if (typeof text !== "string") throw new TypeError("Cannot parse a policy: pass its text as a string");
   const source = options.source ?? "policy";
   const format = options.format ?? (/\.jsonc?$/i.test(source) ? "jsonc" : "yaml");
-  return compilePolicy(format === "jsonc" ? readJsonc(text, source) : readYaml(text, source), source);
+  const raw = format === "jsonc" ? readJsonc(text, source) : readYaml(text, source);
+  const invisible = invisibleKeys(raw);
+  if (invisible.length) throw new PolicyError(source, invisible);
+  return compilePolicy(raw, source);
+}
+
+/** An invisible format character: zero-width spaces and joiners, bidirectional marks, the byte order mark, tags. */
+const INVISIBLE = /\p{Cf}/u;
+
+/**
+ * Every key holding an invisible format character: `send\u200b_email` reads
+ * as `send_email` in an editor, but a rule under it would never name the tool
+ * the author sees. Iterative, each shared node once.
+ */
+function invisibleKeys(value: unknown): PolicyIssue[] {
+  const issues: PolicyIssue[] = [];
+  const stack: Array<{ value: unknown; path: string }> = [{ value, path: "" }];
+  const seen = new Set<object>();
+  while (stack.length) {
+    const item = stack.pop()!;
+    if (typeof item.value !== "object" || item.value === null || seen.has(item.value)) continue;
+    seen.add(item.value);
+    for (const [key, child] of Object.entries(item.value)) {
+      const at = item.path ? `${item.path}.${key}` : key;
+      const found = INVISIBLE.exec(key);
+      if (found) {
+        issues.push({
+          path: at,
+          message: `the key holds the invisible character U+${
+            found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")
+          }, so it names something other than what it shows`,
+          hint: "delete the character: retype the key",
+        });
+      }
+      stack.push({ value: child, path: at });
+    }
+  }
+  return issues;
 }
 
 function readYaml(text: string, source: string): unknown {

@@ -114,16 +114,16 @@ Deno.test("pab generate quotes hostile names and leaves out reserved ones, so th
       { name: "__proto__", inputSchema: {} },
       { name: "send_mail", inputSchema: { properties: { constructor: { type: "string" } } } },
       { name: "send_mail", inputSchema: {} },
-      { name: "yes", inputSchema: {} },
+      { name: "yes", inputSchema: { properties: { constructor: { type: "string" } } } },
     ],
   };
   const memory = memoryIo({ stdin: JSON.stringify(tools) });
   assert.equal(await runCli(["generate", "-"], memory.io, { version: "0" }), 0, memory.stderr());
   const yaml = memory.stdout();
   assertLints(yaml, "hostile");
-  assert.deepEqual(Object.keys(parsePolicy(yaml).tools), ["evil\nversion: 2", "send_mail", "yes"]);
+  assert.deepEqual(Object.keys(parsePolicy(yaml).tools), ["evil\nversion: 2", "yes"]);
   assert.match(yaml, /\n {2}# left out "__proto__": a reserved word\n/);
-  assert.match(yaml, /\n {2}# left out "send_mail": a duplicate\n/);
+  assert.match(yaml, /\n {2}# left out "send_mail": declared 2 times, differently \(its calls follow the default/);
   assert.match(yaml, /\n {4}# left out argument "constructor": a reserved word\n/);
 });
 

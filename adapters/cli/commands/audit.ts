@@ -18,6 +18,7 @@ import {
   verifyRecords,
 } from "../../audit/mod.ts";
 import { openStore } from "../../store/mod.ts";
+import { escapeControl, escapeLines } from "../io/escape_text.ts";
 import { CheckpointRefused, readAuditKey, readCheckpoint, writeAuditKey } from "../audit/audit_anchor.ts";
 import { IoError, UsageError } from "../shell/cli_error.ts";
 import type { Command } from "../shell/command.ts";
@@ -114,7 +115,8 @@ with DENO_KV_ACCESS_TOKEN set)`,
     if (action === "show" && input.flag("json")) {
       await io.stdout.write(`${JSON.stringify({ schemaVersion: 1, records })}\n`);
     } else {
-      await io.stdout.write(action === "show" ? formatTimeline(records) : toJsonl(records));
+      // The timeline escapes controls; the CLI's escape also catches invisible format characters (zero-width, BOM).
+      await io.stdout.write(action === "show" ? escapeLines(formatTimeline(records)) : toJsonl(records));
     }
     return 0;
   },
@@ -165,10 +167,13 @@ async function verify(
     const anchor = anchored
       ? `, anchored to checkpoint "${checkpointFile}"`
       : " (not anchored: pass --checkpoint CP --key KEY.pub to find cut or rewritten chains)";
-    await io.stdout.write(`ok: ${verdict.records} records in ${verdict.streams} chains verify${anchor}\n`);
+    await io.stdout.write(
+      `ok: ${verdict.records} records in ${verdict.streams} chains verify${escapeControl(anchor)}\n`,
+    );
   } else {
     const { code, where, message } = verdict.problem;
-    await io.stdout.write(`broken at ${where}: [${code}] ${message}\n`);
+    // A chain's id and the text around the break come from the log: escaped, so they cannot rewrite the terminal.
+    await io.stdout.write(`broken at ${escapeControl(where)}: [${code}] ${escapeControl(message)}\n`);
   }
   return verdict.ok ? 0 : 1;
 }

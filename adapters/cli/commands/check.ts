@@ -11,6 +11,7 @@ import { replayTrace } from "../../trace/mod.ts";
 import { UsageError } from "../shell/cli_error.ts";
 import type { Command } from "../shell/command.ts";
 import { defineCommand } from "../shell/define_command.ts";
+import { escapeLines } from "../io/escape_text.ts";
 import { isStdin } from "../io/io.ts";
 import { loadPolicyFile } from "../policy/load_policy.ts";
 import { loadTrace } from "../replay/load_trace.ts";
@@ -145,7 +146,8 @@ code, and the other traces are still reported).`,
     }
     const report = { policyPath, policy, replays, failed };
     await io.stdout.write(input.flag("json") ? renderCheckJson(report) : renderCheckText(report, styleFor(io)));
-    for (const { code, message } of failed) await io.stderr.write(`error: ${message} [${code}]\n`);
+    // A file found in a folder is named by whoever wrote the folder: escaped like every other error.
+    for (const { code, message } of failed) await io.stderr.write(`error: ${escapeLines(message)} [${code}]\n`);
     if (failed.length) return 2;
     return replays.every(({ replay }) => replay.calls.every((call) => call.decision === "allow")) ? 0 : 1;
   },

@@ -13,7 +13,7 @@ import { type CommandInput, defineCommand } from "../shell/define_command.ts";
 import { stopSignal } from "../io/stop_signal.ts";
 
 const DEFAULT_PORT = 8787;
-const DEFAULT_BUNDLE = new URL("../../dist/pab.min.js", import.meta.url);
+const DEFAULT_BUNDLE = new URL("../../../dist/pab.min.js", import.meta.url);
 const EXAMPLES = new URL("../../../traces/examples/", import.meta.url);
 
 /**

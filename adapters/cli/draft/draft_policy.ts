@@ -27,6 +27,8 @@ const OUTWARD =
   /(^|_)(send|post|email|mail|message|share|invite|publish|upload|forward|reply|transfer|transaction|pay|money|submit|notify|webhook|tweet|comment|fetch|http|request|browse|navigate|webpage)(_|$)/;
 const URL_LIKE = /(^|_)(url|uri|link|href|endpoint|webhook|domain|host)s?$/;
 const RESERVED = new Set(["__proto__", "constructor", "prototype"]);
+// Names a policy refuses because they read as another name (guard/policy/text: an invisible format character).
+const INVISIBLE = /\p{Cf}/u;
 
 /**
  * How `pab generate` reads one tool: whether it only reads (MCP's
@@ -67,7 +69,8 @@ export function classifyTool(
  * `on_tainted: pinned` for tools that change state (the user is asked only
  * when provenance does not pin the call), `confirm` for tools that destroy,
  * `allow` for reads. Names are quoted when they are not plain words;
- * duplicate and reserved names are left out with a comment.
+ * reserved names, and names declared more than once with different drafts,
+ * are left out with a comment (their calls follow the default).
  *
  * @example
  * ```ts
@@ -88,21 +91,29 @@ export function draftPolicy(tools: readonly ToolDefinition[], source: string): s
     "  on_tainted: confirm # tools not named below: confirm once untrusted input was read",
     "tools:",
   ];
-  const seen = new Set<string>();
-  for (const tool of tools) {
-    if (RESERVED.has(tool.name) || seen.has(tool.name)) {
-      lines.push(
-        `  # left out ${escapeControl(JSON.stringify(tool.name))}: ${
-          seen.has(tool.name) ? "a duplicate" : "a reserved word"
-        }`,
-      );
+  // Every declaration of a name, in the order names first appear: a name declared twice, differently, is left out
+  // whole, so a list that declares a tool once as a harmless read and once as what it is cannot pick the laxer rules.
+  const byName = new Map<string, ToolDefinition[]>();
+  for (const tool of tools) byName.set(tool.name, [...(byName.get(tool.name) ?? []), tool]);
+  let drafted = 0;
+  for (const [name, declared] of byName) {
+    const drafts = declared.map((tool) => draftTool(tool).join("\n"));
+    const why = RESERVED.has(name)
+      ? "a reserved word"
+      : INVISIBLE.test(name)
+      ? "it holds an invisible character, and a policy refuses such a name (its calls follow the default above)"
+      : drafts.some((draft) => draft !== drafts[0])
+      ? `declared ${declared.length} times, differently (its calls follow the default above; draft the one the server runs)`
+      : undefined;
+    if (why) {
+      lines.push(`  # left out ${escapeControl(JSON.stringify(name))}: ${why}`);
       continue;
     }
-    seen.add(tool.name);
-    lines.push(...draftTool(tool));
+    drafted++;
+    lines.push(drafts[0]);
   }
   // With no tool drafted, an empty mapping: a bare "tools:" would be null, which the policy format refuses.
-  if (!seen.size) lines[lines.indexOf("tools:")] = "tools: {} # no tool to draft";
+  if (!drafted) lines[lines.indexOf("tools:")] = "tools: {} # no tool to draft";
   return `${lines.join("\n")}\n`;
 }
 
@@ -132,8 +143,12 @@ function draftTool(tool: ToolDefinition): string[] {
   }
   const args: string[] = [];
   for (const name of Object.keys(tool.parameters)) {
-    if (RESERVED.has(name)) {
-      lines.push(`    # left out argument ${escapeControl(JSON.stringify(name))}: a reserved word`);
+    if (RESERVED.has(name) || INVISIBLE.test(name)) {
+      lines.push(
+        `    # left out argument ${escapeControl(JSON.stringify(name))}: ${
+          RESERVED.has(name) ? "a reserved word" : "it holds an invisible character, which a policy refuses"
+        }`,
+      );
       continue;
     }
     const reading = readArgument(tool, name);

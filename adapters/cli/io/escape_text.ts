@@ -4,17 +4,19 @@
  * @module
  */
 
-// C0 controls (newline and ESC included), DEL, C1 controls, and the Unicode line, paragraph and bidirectional
-// formatting characters that can make one line look like another.
-// deno-lint-ignore no-control-regex -- matching control characters is the point
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+// Controls (C0 with newline and ESC, DEL, C1), every invisible format character (bidirectional overrides and marks,
+// zero-width spaces and joiners, the byte order mark, soft hyphen, tag characters), the Unicode line and paragraph
+// separators, and halves of a surrogate pair left alone: each can make one line, or one name, look like another.
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
 const NAMED: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 /**
  * Escape every control character in `text`: newline, carriage return and tab
  * as `\n`, `\r`, `\t`, the rest (ESC, DEL, C1 controls, Unicode line
- * separators and bidirectional overrides) as `\u{XX}`. A value escaped this
- * way cannot start a new line, move the cursor or recolour a report.
+ * separators, bidirectional overrides, zero-width and other invisible format
+ * characters, lone surrogates) as `\u{XX}`. A value escaped this way cannot
+ * start a new line, move the cursor, recolour a report, or pass for another
+ * name (`send\u{200b}_email` is not `send_email`).
  *
  * @example
  * ```ts
@@ -22,10 +24,11 @@ const NAMED: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t"
  * import { escapeControl } from "./escape_text.ts";
  * assert.equal(escapeControl("c1\nALLOW   x"), "c1\\nALLOW   x");
  * assert.equal(escapeControl("\x1b[32mok"), "\\u{1b}[32mok");
+ * assert.equal(escapeControl("send\u200b_email"), "send\\u{200b}_email");
  * ```
  */
 export function escapeControl(text: string): string {
-  return text.replace(UNSAFE, (char) => NAMED[char] ?? `\\u{${char.charCodeAt(0).toString(16)}}`);
+  return text.replace(UNSAFE, (char) => NAMED[char] ?? `\\u{${char.codePointAt(0)!.toString(16)}}`);
 }
 
 /**

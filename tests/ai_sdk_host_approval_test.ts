@@ -1,31 +1,10 @@
 import assert from "node:assert/strict";
 import { generateText, isStepCount, type ModelMessage, tool } from "npm:ai@7.0.173";
-import { MockLanguageModelV4 } from "npm:ai@7.0.173/test";
+import { scriptedModel } from "./_ai_sdk_model.ts";
 import * as z from "npm:zod@4.6.7";
 import { Guard } from "../guard/mod.ts";
 import { parsePolicy } from "../guard/policy/text/mod.ts";
 import { guardTools } from "../adapters/ai_sdk/mod.ts";
-
-const USAGE = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-
-function scriptedModel(steps: ReadonlyArray<ReadonlyArray<{ id: string; tool: string; input: unknown }> | string>) {
-  return new MockLanguageModelV4({
-    doGenerate: steps.map((step) => ({
-      content: typeof step === "string" ? [{ type: "text" as const, text: step }] : step.map((call) => ({
-        type: "tool-call" as const,
-        toolCallId: call.id,
-        toolName: call.tool,
-        input: JSON.stringify(call.input),
-      })),
-      finishReason: { unified: typeof step === "string" ? "stop" as const : "tool-calls" as const, raw: undefined },
-      usage: USAGE,
-      warnings: [],
-    })),
-  });
-}
 
 const POLICY = `version: 1
 tools:

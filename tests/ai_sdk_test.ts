@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { generateText, isStepCount, type ModelMessage, simulateReadableStream, streamText, tool } from "npm:ai@7.0.173";
 import { MockLanguageModelV4 } from "npm:ai@7.0.173/test";
+import { scriptedModel } from "./_ai_sdk_model.ts";
 import * as z from "npm:zod@4.6.7";
 import { Guard, ToolCallDenied } from "../guard/mod.ts";
 import { parsePolicy } from "../guard/policy/text/mod.ts";
@@ -18,27 +19,6 @@ tools:
       to: {require: trusted, on_violation: ${onViolation}}
 `;
 const PROMPT = "Read my inbox and send a summary to alice@corp.example";
-
-/** A scripted model: each step is the tool calls it makes, or its final text. */
-function scriptedModel(steps: ReadonlyArray<ReadonlyArray<{ id: string; tool: string; input: unknown }> | string>) {
-  const usage = {
-    inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-    outputTokens: { total: 1, text: 1, reasoning: 0 },
-  };
-  return new MockLanguageModelV4({
-    doGenerate: steps.map((step) => ({
-      content: typeof step === "string" ? [{ type: "text" as const, text: step }] : step.map((call) => ({
-        type: "tool-call" as const,
-        toolCallId: call.id,
-        toolName: call.tool,
-        input: JSON.stringify(call.input),
-      })),
-      finishReason: { unified: typeof step === "string" ? "stop" as const : "tool-calls" as const, raw: undefined },
-      usage,
-      warnings: [],
-    })),
-  });
-}
 
 function inboxTools(sent: string[]) {
   return {

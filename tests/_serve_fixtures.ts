@@ -111,6 +111,17 @@ export async function servedUrl(
   return { url: text.trim(), stderr, reader };
 }
 
+/** Stop a `pab serve` process that may have ended already (what some tests find), and wait for it and its stderr. */
+export async function stopServed(server: { readonly child: Deno.ChildProcess; readonly stderr: Promise<string> }) {
+  try {
+    server.child.kill("SIGTERM");
+  } catch {
+    // It ended already.
+  }
+  await server.child.status;
+  await server.stderr;
+}
+
 /** Start `pab serve` in its own process and wait for its URL. */
 export async function startPabServe(args: string[], env: Record<string, string> = {}): Promise<PabServer> {
   const child = new Deno.Command(Deno.execPath(), {

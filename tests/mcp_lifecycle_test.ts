@@ -7,19 +7,9 @@
  * Driven over real stdio, against a scripted server that misbehaves on cue.
  */
 import assert from "node:assert/strict";
+import { PAB_MCP_RUN } from "./_mcp_pab.ts";
 
-const ROOT = new URL("../", import.meta.url).pathname;
 const DENO = Deno.execPath();
-const PAB = [
-  "run",
-  `--lock=${ROOT}adapters/mcp/deno.lock`,
-  "--frozen",
-  "--allow-net=localhost",
-  "--allow-read",
-  "--allow-write=/tmp/pab",
-  "--allow-run",
-  `${ROOT}cli.ts`,
-];
 const POLICY = "version: 1\ntools:\n  tools/list: {output: trusted}\n  echo: {output: trusted, on_tainted: allow}\n";
 
 /** A server that speaks MCP until its cue (the first argument) says how to misbehave. */
@@ -89,7 +79,7 @@ async function session(cue: string, options: readonly string[] = []) {
     ? ["sh", `${dir}/server.sh`]
     : [DENO, "run", `--allow-write=${dir}`, `${dir}/server.js`, cue, `${dir}/pid`];
   const child = new Deno.Command(DENO, {
-    args: [...PAB, "mcp", "--policy", `${dir}/p.yaml`, ...options, "--", ...server],
+    args: [...PAB_MCP_RUN, "mcp", "--policy", `${dir}/p.yaml`, ...options, "--", ...server],
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",

@@ -11,12 +11,12 @@ import { parseArgs } from "node:util";
 import { modelView } from "../adapters/mcp/model_view.ts";
 import { Guard } from "../guard/mod.ts";
 import { parsePolicy } from "../guard/policy/text/mod.ts";
+import { PAB_MCP_RUN, ROOT } from "./_mcp_pab.ts";
 
 const { values } = parseArgs({ options: { sizes: { type: "string" }, runs: { type: "string" } } });
 const SIZES = (values.sizes ?? "1024,16384,262144,1048576,4194304,8388608,16777216").split(",").map(Number);
 const RUNS = Number(values.runs ?? 3);
 const D = Deno.execPath();
-const ROOT = new URL("../", import.meta.url).pathname;
 const POLICY_TEXT =
   "version: 1\ntools:\n  tools/list: {output: trusted}\n  big: {output: untrusted, on_tainted: allow}\n" +
   "  get_contacts: {output: trusted, on_tainted: allow}\n  send_email: {output: trusted, on_tainted: allow, args: {to: {require: trusted}}}\n";
@@ -26,14 +26,7 @@ await Deno.writeTextFile(policyFile, POLICY_TEXT);
 const server = [D, "run", "-A", `--lock=${ROOT}tests/deno.lock`, "--frozen", `${ROOT}tests/_mcp_inbox_server.ts`];
 const proxy = [
   D,
-  "run",
-  `--lock=${ROOT}adapters/mcp/deno.lock`,
-  "--frozen",
-  "--allow-net=localhost",
-  "--allow-read",
-  "--allow-write=/tmp/pab",
-  "--allow-run",
-  `${ROOT}cli.ts`,
+  ...PAB_MCP_RUN,
   "mcp",
   "--policy",
   policyFile,

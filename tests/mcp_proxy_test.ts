@@ -2,21 +2,9 @@ import assert from "node:assert/strict";
 import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
+import { PAB_MCP_RUN, ROOT } from "./_mcp_pab.ts";
 
-const ROOT = new URL("../", import.meta.url).pathname;
 const DENO = Deno.execPath();
-/** The CLI's sandbox (deno task pab) plus --allow-run, which `pab mcp` needs to start the server. */
-const PAB = [
-  "run",
-  // adapters/mcp/deno.lock pins the MCP SDK, which deno.lock leaves out (so that deno task start does not download it).
-  `--lock=${ROOT}adapters/mcp/deno.lock`,
-  "--frozen",
-  "--allow-net=localhost",
-  "--allow-read",
-  "--allow-write=/tmp/pab",
-  "--allow-run",
-  `${ROOT}cli.ts`,
-];
 // The test servers load the MCP SDK too: under the tests' lock.
 const INBOX = [DENO, "run", "-A", `--lock=${ROOT}tests/deno.lock`, "--frozen", `${ROOT}tests/_mcp_inbox_server.ts`];
 
@@ -63,7 +51,7 @@ async function connect(
   await Deno.writeTextFile(policyFile, policy);
   const transport = new StdioClientTransport({
     command: DENO,
-    args: [...PAB, "mcp", "--policy", policyFile, ...(options.flags ?? []), "--", ...server],
+    args: [...PAB_MCP_RUN, "mcp", "--policy", policyFile, ...(options.flags ?? []), "--", ...server],
     stderr: "pipe",
   });
   let stderr = "";

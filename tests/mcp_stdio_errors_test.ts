@@ -5,19 +5,9 @@
  * either side, gets a coded error to whoever waits for it; the session goes on.
  */
 import assert from "node:assert/strict";
+import { PAB_MCP_RUN, ROOT } from "./_mcp_pab.ts";
 
-const ROOT = new URL("../", import.meta.url).pathname;
 const DENO = Deno.execPath();
-const PAB = [
-  "run",
-  `--lock=${ROOT}adapters/mcp/deno.lock`,
-  "--frozen",
-  "--allow-net=localhost",
-  "--allow-read",
-  "--allow-write=/tmp/pab",
-  "--allow-run",
-  `${ROOT}cli.ts`,
-];
 const INBOX = [DENO, "run", "-A", `--lock=${ROOT}tests/deno.lock`, "--frozen", `${ROOT}tests/_mcp_inbox_server.ts`];
 const POLICY = "version: 1\ntools:\n  tools/list: {output: trusted}\n  big: {output: trusted, on_tainted: allow}\n";
 
@@ -27,7 +17,7 @@ async function start(limit: number) {
   const dir = await Deno.makeTempDir({ dir: "/tmp/pab" });
   await Deno.writeTextFile(`${dir}/p.yaml`, POLICY);
   const child = new Deno.Command(DENO, {
-    args: [...PAB, "mcp", "--policy", `${dir}/p.yaml`, "--max-message-bytes", String(limit), "--", ...INBOX],
+    args: [...PAB_MCP_RUN, "mcp", "--policy", `${dir}/p.yaml`, "--max-message-bytes", String(limit), "--", ...INBOX],
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",

@@ -6,7 +6,16 @@
  * its sessions intact.
  */
 import assert from "node:assert/strict";
-import { call, policyFolder, rawRequest, ROOT, SERVE_FLAGS, servedUrl, SESSION_TOKENS } from "./_serve_fixtures.ts";
+import {
+  call,
+  policyFolder,
+  rawRequest,
+  ROOT,
+  SERVE_FLAGS,
+  servedUrl,
+  SESSION_TOKENS,
+  stopServed,
+} from "./_serve_fixtures.ts";
 
 /** The descriptors the server process may hold: few enough that the test's connections use them all. */
 const DESCRIPTORS = 256;
@@ -85,13 +94,7 @@ for (const workers of [1, 2]) {
       );
       assert.equal(used.status, 200);
     } finally {
-      try {
-        server.child.kill("SIGTERM");
-      } catch {
-        // It exited already (the failure this test finds).
-      }
-      await server.child.status;
-      await server.stderr;
+      await stopServed(server);
     }
   });
 }

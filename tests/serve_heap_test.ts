@@ -8,7 +8,7 @@
  * it takes seconds.
  */
 import assert from "node:assert/strict";
-import { policyFolder, ROOT, SERVE_FLAGS, servedUrl } from "./_serve_fixtures.ts";
+import { policyFolder, ROOT, SERVE_FLAGS, servedUrl, stopServed } from "./_serve_fixtures.ts";
 
 async function startSmallHeap(workers: number) {
   const { policy } = await policyFolder();
@@ -79,13 +79,7 @@ for (const workers of [1, 2]) {
       assert.equal(again.status, 200, "the process lives");
       await again.body?.cancel();
     } finally {
-      try {
-        server.child.kill("SIGTERM");
-      } catch {
-        // It ended already (what this test finds).
-      }
-      await server.child.status;
-      await server.stderr;
+      await stopServed(server);
     }
   });
 }
